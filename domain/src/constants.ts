@@ -1,0 +1,9 @@
+// Business constants of SPEC.md section 9 that both the server and the app need.
+export const APP_VERSION = '1.22.4';
+export const LOCAL_DB_NAME = 'Novus';
+export const LOCAL_DB_VERSION = 21;
+export const GRID_PAGE_SIZE = 10;
+export const BACKOFFICE_DRAWER_WIDTH = 240;
+export const SIDE_DRAWER_WIDTH = 200;
+/** Technicians work offline for weeks: a session lasts this long unless AUTH_TOKEN_DAYS says otherwise. */
+export const DEFAULT_TOKEN_DAYS = 30;

@@ -1,0 +1,118 @@
+// Builds the Fastify app from its plugins and modules; main.ts opens the database and listens.
+import fs from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
+import { AUTH_COOKIE, authRoutes } from './auth/routes.ts';
+import { rejectCrossSite } from './auth/csrf.ts';
+import { LoginLimiter } from './auth/login-limiter.ts';
+import type { TokenService } from './auth/tokens.ts';
+import type { Database } from './db/database.ts';
+import { AppError } from './errors.ts';
+import { clienteRoutes } from './modules/clientes/routes.ts';
+import { loggerRoutes } from './modules/logger/routes.ts';
+import { usuarioRoutes } from './modules/usuarios/routes.ts';
+
+export interface AppOptions {
+  db: Database;
+  tokens: TokenService;
+  limiter?: LoginLimiter;
+  /** Built web app to serve; omitted in API-only tests. */
+  webDist?: string;
+  logger?: boolean;
+  trustProxy?: boolean;
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ? { level: 'info' } : false,
+    trustProxy: options.trustProxy ?? false,
+    bodyLimit: 1024 * 1024,
+  });
+  const { db, tokens } = options;
+  const limiter = options.limiter ?? new LoginLimiter();
+
+  app.setErrorHandler(errorHandler);
+  await app.register(helmet, {
+    // Phones reach the server over plain http on the local network: never force https here.
+    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
+    strictTransportSecurity: false,
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(cookie);
+  await app.register(formbody, { bodyLimit: 1024 * 1024 });
+
+  app.decorateRequest('session', undefined);
+  app.addHook('onRequest', rejectCrossSite);
+  app.addHook('onRequest', async (request) => {
+    const token = request.cookies[AUTH_COOKIE];
+    request.session = token ? await tokens.verify(token) : undefined;
+  });
+
+  app.get('/api/health', async () => {
+    await db.query('SELECT 1');
+    return { status: 'ok', database: db.engine };
+  });
+  await app.register(authRoutes, { db, tokens, limiter });
+  await app.register(clienteRoutes, { db });
+  await app.register(usuarioRoutes, { db });
+  await app.register(loggerRoutes, { db });
+
+  const webDist = options.webDist;
+  if (webDist && fs.existsSync(path.join(webDist, 'index.html'))) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      setHeaders(reply, filePath) {
+        const name = path.basename(filePath);
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+          reply.header('Cache-Control', 'public, max-age=31536000, immutable');
+        } else if (name === 'sw.js' || name === 'index.html' || name.endsWith('.webmanifest')) {
+          reply.header('Cache-Control', 'no-cache');
+        }
+      },
+    });
+    // Client-side routes (/backoffice/cliente, /projeto/...) all load the app shell.
+    app.get('/*', (request, reply) => {
+      if (request.url.startsWith('/api/')) return reply.status(404).send({ message: 'Recurso não encontrado.' });
+      return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+    });
+  }
+
+  app.setNotFoundHandler((_request, reply) => {
+    reply.status(404).send({ message: 'Recurso não encontrado.' });
+  });
+  return app;
+}
+
+function errorHandler(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply): void {
+  if (error instanceof AppError) {
+    reply
+      .status(error.status)
+      .send(error.errors ? { message: error.message, errors: error.errors } : { message: error.message });
+    return;
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    reply.status(status).send({ message: FASTIFY_MESSAGES[error.code] ?? 'Requisição inválida.' });
+    return;
+  }
+  request.log.error({ err: error });
+  reply.status(500).send({ message: 'Erro interno do servidor. Tente novamente mais tarde.' });
+}
+
+const FASTIFY_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'O conteúdo enviado excede o tamanho permitido.',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Tipo de conteúdo não suportado.',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'O corpo da requisição está vazio.',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'O corpo da requisição não é um JSON válido.',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Tamanho do conteúdo inválido.',
+};

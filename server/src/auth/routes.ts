@@ -1,0 +1,58 @@
+// POST /api/auth/login, POST /api/auth/logout, GET /api/auth/me.
+import type { FastifyInstance } from 'fastify';
+import { loginSchema } from '@novus/domain/auth';
+import type { Database } from '../db/database.ts';
+import { parseInput, tooManyRequests, unauthorized } from '../errors.ts';
+import { findUserByLogin, userZonas } from '../modules/usuarios/queries.ts';
+import { requireSession } from './access.ts';
+import type { LoginLimiter } from './login-limiter.ts';
+import { DUMMY_HASH, verifyPassword } from './passwords.ts';
+import type { TokenService } from './tokens.ts';
+
+export const AUTH_COOKIE = 'auth_token';
+
+export interface AuthDeps {
+  db: Database;
+  tokens: TokenService;
+  limiter: LoginLimiter;
+}
+
+export async function authRoutes(app: FastifyInstance, { db, tokens, limiter }: AuthDeps): Promise<void> {
+  app.post('/api/auth/login', { bodyLimit: 16 * 1024 }, async (request, reply) => {
+    const input = parseInput(loginSchema, request.body);
+    if (limiter.isBlocked(input.login, request.ip)) {
+      throw tooManyRequests('Muitas tentativas de login. Aguarde alguns minutos e tente novamente.');
+    }
+    const user = await findUserByLogin(db, input.login);
+    const valid = await verifyPassword(input.password, user?.password_hash ?? DUMMY_HASH);
+    if (!user || !valid) {
+      limiter.recordFailure(input.login, request.ip);
+      throw unauthorized('Login ou senha inválidos.');
+    }
+    limiter.recordSuccess(input.login);
+    const claims = {
+      nome: [user.first_name, user.last_name].join(' ').trim() || user.login,
+      roles: user.roles,
+      zonas: await userZonas(db, user.id),
+    };
+    const { token, exp } = await tokens.sign(user.id, claims);
+    reply.setCookie(AUTH_COOKIE, token, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: request.protocol === 'https',
+      maxAge: tokens.ttlSeconds,
+    });
+    return { ...claims, exp };
+  });
+
+  app.post('/api/auth/logout', async (_request, reply) => {
+    reply.clearCookie(AUTH_COOKIE, { path: '/' });
+    return reply.status(204).send();
+  });
+
+  app.get('/api/auth/me', async (request) => {
+    const { nome, roles, zonas, exp } = requireSession(request);
+    return { nome, roles, zonas, exp };
+  });
+}

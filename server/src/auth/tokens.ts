@@ -1,0 +1,48 @@
+// Signed session tokens (JWT, HS256) carrying the claims of SPEC.md section 3: nome, roles, zonas.
+import { SignJWT, jwtVerify } from 'jose';
+import type { SessionClaims } from '@novus/domain/auth';
+
+export interface Session extends SessionClaims {
+  /** The user's id. */
+  sub: string;
+  /** Expiry, seconds since the epoch. */
+  exp: number;
+}
+
+export class TokenService {
+  private readonly key: Uint8Array;
+  readonly ttlSeconds: number;
+
+  constructor(secret: string, ttlDays: number) {
+    this.key = new TextEncoder().encode(secret);
+    this.ttlSeconds = Math.round(ttlDays * 24 * 3600);
+  }
+
+  async sign(userId: string, claims: SessionClaims): Promise<{ token: string; exp: number }> {
+    const exp = Math.floor(Date.now() / 1000) + this.ttlSeconds;
+    const token = await new SignJWT({ nome: claims.nome, roles: claims.roles, zonas: claims.zonas })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(userId)
+      .setIssuedAt()
+      .setExpirationTime(exp)
+      .sign(this.key);
+    return { token, exp };
+  }
+
+  /** The session in a token, or undefined when it is forged, malformed or expired. */
+  async verify(token: string): Promise<Session | undefined> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
+      if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number') return undefined;
+      const { nome, roles, zonas } = payload;
+      if (typeof nome !== 'string' || !isStringArray(roles) || !isStringArray(zonas)) return undefined;
+      return { sub: payload.sub, exp: payload.exp, nome, roles, zonas };
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}

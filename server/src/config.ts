@@ -1,0 +1,42 @@
+// Configuration from the environment (documented in the README).
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { DEFAULT_TOKEN_DAYS } from '@novus/domain/constants';
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  adminLogin: string;
+  adminPassword: string | undefined;
+  authSecret: string;
+  tokenDays: number;
+  webDist: string;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const dataDir = path.resolve(env.DATA_DIR ?? './data');
+  fs.mkdirSync(dataDir, { recursive: true });
+  return {
+    port: Number(env.PORT ?? 3000),
+    host: env.HOST ?? '0.0.0.0',
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir,
+    adminLogin: env.ADMIN_LOGIN ?? 'admin',
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    authSecret: env.AUTH_SECRET || readOrCreateSecret(dataDir),
+    tokenDays: Number(env.AUTH_TOKEN_DAYS ?? DEFAULT_TOKEN_DAYS),
+    webDist: path.resolve(env.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+  };
+}
+
+/** The token secret outlives restarts (or every technician would be logged out) but is never committed. */
+function readOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'auth-secret');
+  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
+  const secret = crypto.randomBytes(48).toString('base64url');
+  fs.writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

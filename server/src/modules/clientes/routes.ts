@@ -1,0 +1,74 @@
+// /api/cliente: reads for administrador and supervisor, writes for administrador.
+import type { FastifyInstance } from 'fastify';
+import { z } from '@novus/domain/zod';
+import { clienteInputSchema } from '@novus/domain/cliente';
+import { allow } from '../../auth/access.ts';
+import type { Database } from '../../db/database.ts';
+import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts';
+import { badRequest, conflict, notFound, parseId, parseInput } from '../../errors.ts';
+import { clienteUsage, deleteCliente, getCliente, insertCliente, listClientes, updateCliente } from './queries.ts';
+
+const NOT_FOUND = 'Cliente não encontrado.';
+const DUPLICATE = 'Já existe um cliente com esse nome.';
+const IN_USE = 'Cliente em uso por projetos ou usuários: remova-os ou troque o cliente deles antes de excluir.';
+
+const clienteUpdateSchema = clienteInputSchema.extend({ id: z.string().optional() });
+
+function rethrowDuplicate(error: unknown): never {
+  if (isUniqueViolation(error)) throw conflict(DUPLICATE);
+  throw error;
+}
+
+export async function clienteRoutes(app: FastifyInstance, { db }: { db: Database }): Promise<void> {
+  app.get('/api/cliente', { preHandler: allow('administrador', 'supervisor') }, async () => listClientes(db));
+
+  app.get<{ Params: { id: string } }>(
+    '/api/cliente/:id',
+    { preHandler: allow('administrador', 'supervisor') },
+    async (request) => {
+      const cliente = await getCliente(db, parseId(request.params.id, 'Identificador de cliente'));
+      if (!cliente) throw notFound(NOT_FOUND);
+      return cliente;
+    },
+  );
+
+  app.post('/api/cliente', { preHandler: allow('administrador') }, async (request, reply) => {
+    const { nome } = parseInput(clienteInputSchema, request.body);
+    const cliente = await insertCliente(db, nome).catch(rethrowDuplicate);
+    return reply.status(201).send(cliente);
+  });
+
+  app.put<{ Params: { id: string } }>(
+    '/api/cliente/:id',
+    { preHandler: allow('administrador') },
+    async (request) => {
+      const id = parseId(request.params.id, 'Identificador de cliente');
+      const input = parseInput(clienteUpdateSchema, request.body);
+      if (input.id !== undefined && input.id.toLowerCase() !== id) {
+        throw badRequest('O identificador enviado não corresponde ao do endereço.');
+      }
+      const cliente = await updateCliente(db, id, input.nome).catch(rethrowDuplicate);
+      if (!cliente) throw notFound(NOT_FOUND);
+      return cliente;
+    },
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    '/api/cliente/:id',
+    { preHandler: allow('administrador') },
+    async (request) => {
+      const id = parseId(request.params.id, 'Identificador de cliente');
+      return db
+        .transaction(async (tx) => {
+          const usage = await clienteUsage(tx, id);
+          if (usage.projetos > 0 || usage.usuarios > 0) throw conflict(IN_USE);
+          if (!(await deleteCliente(tx, id))) throw notFound(NOT_FOUND);
+          return { _id: id };
+        })
+        .catch((error: unknown) => {
+          if (isForeignKeyViolation(error)) throw conflict(IN_USE);
+          throw error;
+        });
+    },
+  );
+}

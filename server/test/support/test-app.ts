@@ -1,0 +1,95 @@
+// A fresh app and database for one test file, plus small factories for users and sessions.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
+import type { Role } from '@novus/domain/roles';
+import { buildApp } from '../../src/app.ts';
+import { type LimiterOptions, LoginLimiter } from '../../src/auth/login-limiter.ts';
+import { hashPassword } from '../../src/auth/passwords.ts';
+import { TokenService } from '../../src/auth/tokens.ts';
+import { type Database, openPglite, openPostgres } from '../../src/db/database.ts';
+import { migrate } from '../../src/db/migrate.ts';
+import { insertUser, type UsuarioRow } from '../../src/modules/usuarios/queries.ts';
+
+export const TEST_SECRET = 'test-secret-that-is-long-enough-for-hs256';
+export const PASSWORD = 'senha-de-teste-123';
+
+export interface TestContext {
+  app: FastifyInstance;
+  db: Database;
+  tokens: TokenService;
+  close(): Promise<void>;
+}
+
+async function openTestDatabase(): Promise<{ db: Database; drop: () => Promise<void> }> {
+  if (process.env.NOVUS_TEST_DB === 'postgres') {
+    const url = process.env.DATABASE_URL;
+    if (!url) throw new Error('DATABASE_URL is required');
+    const schema = `test_${crypto.randomBytes(6).toString('hex')}`;
+    const admin = openPostgres({ connectionString: url });
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    const db = openPostgres({ connectionString: url, schema });
+    await migrate(db);
+    return {
+      db,
+      drop: async () => {
+        await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+        await admin.close();
+      },
+    };
+  }
+  const template = fs.readFileSync(inject('pgliteTemplate'));
+  const db = await openPglite({ loadDataDir: new Blob([template]) });
+  return { db, drop: async () => undefined };
+}
+
+export async function createTestContext(
+  options: { limits?: LimiterOptions; trustProxy?: boolean } = {},
+): Promise<TestContext> {
+  const { db, drop } = await openTestDatabase();
+  const tokens = new TokenService(TEST_SECRET, 30);
+  const app = await buildApp({
+    db,
+    tokens,
+    limiter: new LoginLimiter(options.limits),
+    trustProxy: options.trustProxy ?? false,
+  });
+  await app.ready();
+  return {
+    app,
+    db,
+    tokens,
+    async close() {
+      await app.close();
+      await db.close();
+      await drop();
+    },
+  };
+}
+
+let sequence = 0;
+
+export async function createUser(
+  db: Database,
+  options: { roles: Role[]; cliente?: string; login?: string; password?: string; firstName?: string },
+): Promise<UsuarioRow> {
+  sequence += 1;
+  return insertUser(db, {
+    login: options.login ?? `user${sequence}-${crypto.randomBytes(3).toString('hex')}`,
+    firstName: options.firstName ?? 'Fulano',
+    lastName: 'de Tal',
+    passwordHash: await hashPassword(options.password ?? PASSWORD),
+    roles: options.roles,
+    cliente: options.cliente,
+  });
+}
+
+/** Logs in through the API and returns the Cookie header to send with later requests. */
+export async function loginCookie(app: FastifyInstance, login: string, password = PASSWORD): Promise<string> {
+  const response = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { login, password } });
+  if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
+  const cookie = response.cookies.find((c) => c.name === 'auth_token');
+  if (!cookie) throw new Error('no auth_token cookie');
+  return `auth_token=${cookie.value}`;
+}
