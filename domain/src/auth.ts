@@ -2,8 +2,15 @@
 import { z } from './zod.ts';
 
 export const loginSchema = z.object({
-  login: z.string({ error: 'Informe o login.' }).trim().min(1, 'Informe o login.').max(200, 'Login longo demais.'),
-  password: z.string({ error: 'Informe a senha.' }).min(1, 'Informe a senha.').max(500, 'Senha longa demais.'),
+  login: z
+    .string({ error: 'Informe o login.' })
+    .trim()
+    .min(1, 'Informe o login.')
+    .max(200, 'Login longo demais.'),
+  password: z
+    .string({ error: 'Informe a senha.' })
+    .min(1, 'Informe a senha.')
+    .max(500, 'Senha longa demais.'),
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 

@@ -20,7 +20,9 @@ describe('login', () => {
 describe('cliente', () => {
   it('trims the name and refuses an empty one', () => {
     expect(clienteInputSchema.parse({ nome: '  Copel ' })).toEqual({ nome: 'Copel' });
-    expect(messages(clienteInputSchema.safeParse({ nome: '   ' }))).toEqual(['O nome do cliente é obrigatório.']);
+    expect(messages(clienteInputSchema.safeParse({ nome: '   ' }))).toEqual([
+      'O nome do cliente é obrigatório.',
+    ]);
   });
 });
 
@@ -43,14 +45,18 @@ describe('usuario', () => {
   });
 
   it('states each broken rule', () => {
-    expect(messages(usuarioCreateSchema.safeParse({ ...valid, password: 'curta', passwordConfirmation: 'curta' }))).toEqual([
-      'A senha deve ter pelo menos 8 caracteres.',
-    ]);
+    expect(
+      messages(usuarioCreateSchema.safeParse({ ...valid, password: 'curta', passwordConfirmation: 'curta' })),
+    ).toEqual(['A senha deve ter pelo menos 8 caracteres.']);
     expect(messages(usuarioCreateSchema.safeParse({ ...valid, passwordConfirmation: 'outra-123' }))).toEqual([
       'A senha e a confirmação não conferem.',
     ]);
-    expect(messages(usuarioCreateSchema.safeParse({ ...valid, roles: [] }))).toEqual(['Escolha pelo menos um perfil.']);
-    expect(messages(usuarioCreateSchema.safeParse({ ...valid, roles: ['root'] }))).toEqual(['Perfil desconhecido.']);
+    expect(messages(usuarioCreateSchema.safeParse({ ...valid, roles: [] }))).toEqual([
+      'Escolha pelo menos um perfil.',
+    ]);
+    expect(messages(usuarioCreateSchema.safeParse({ ...valid, roles: ['root'] }))).toEqual([
+      'Perfil desconhecido.',
+    ]);
     expect(messages(usuarioCreateSchema.safeParse({ ...valid, roles: ['supervisor'] }))).toEqual([
       'Um supervisor precisa de um cliente.',
     ]);

@@ -43,7 +43,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setErrorHandler(errorHandler);
   await app.register(helmet, {
     // Phones reach the server over plain http on the local network: never force https here.
-    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
+    contentSecurityPolicy: {
+      directives: {
+        upgradeInsecureRequests: null,
+        // Photos kept on the device are shown from blob: URLs.
+        imgSrc: ["'self'", 'data:', 'blob:'],
+      },
+    },
     strictTransportSecurity: false,
     crossOriginEmbedderPolicy: false,
   });
@@ -82,7 +88,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
     // Client-side routes (/backoffice/cliente, /projeto/...) all load the app shell.
     app.get('/*', (request, reply) => {
-      if (request.url.startsWith('/api/')) return reply.status(404).send({ message: 'Recurso não encontrado.' });
+      const pathname = request.url.split('?')[0] ?? '';
+      // A missing file (an old hashed asset, say) is a 404, never the HTML shell under a script's name.
+      if (pathname.startsWith('/api/') || /\.[a-z0-9]+$/i.test(pathname)) {
+        return reply.status(404).send({ message: 'Recurso não encontrado.' });
+      }
       return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
     });
   }

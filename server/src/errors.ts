@@ -20,7 +20,8 @@ export const badRequest = (message: string, errors: FieldError[] = [{ msg: messa
   new AppError(400, message, errors);
 export const unauthorized = (message = 'Sessão expirada ou inexistente. Faça login novamente.') =>
   new AppError(401, message);
-export const forbidden = (message = 'Usuario nao tem permissao para esse recurso') => new AppError(403, message);
+export const forbidden = (message = 'Usuario nao tem permissao para esse recurso') =>
+  new AppError(403, message);
 export const notFound = (message = 'Recurso não encontrado.') => new AppError(404, message);
 export const conflict = (message: string) => new AppError(409, message, [{ msg: message }]);
 export const tooManyRequests = (message: string) => new AppError(429, message);

@@ -36,7 +36,8 @@ const urls = [`http://localhost:${config.port}/`];
 if (config.host === '0.0.0.0') {
   for (const addresses of Object.values(os.networkInterfaces())) {
     for (const address of addresses ?? []) {
-      if (address.family === 'IPv4' && !address.internal) urls.push(`http://${address.address}:${config.port}/`);
+      if (address.family === 'IPv4' && !address.internal)
+        urls.push(`http://${address.address}:${config.port}/`);
     }
   }
 }

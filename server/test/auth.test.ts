@@ -1,12 +1,21 @@
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, createUser, loginCookie, PASSWORD, type TestContext } from './support/test-app.ts';
+import {
+  createTestContext,
+  createUser,
+  loginCookie,
+  PASSWORD,
+  type TestContext,
+} from './support/test-app.ts';
 
 describe('auth', () => {
   let ctx: TestContext;
 
   beforeAll(async () => {
-    ctx = await createTestContext({ limits: { maxPerLogin: 3, maxPerAddress: 50, windowMs: 60_000 }, trustProxy: true });
+    ctx = await createTestContext({
+      limits: { maxPerLogin: 3, maxPerAddress: 50, windowMs: 60_000 },
+      trustProxy: true,
+    });
   });
   afterAll(async () => ctx.close());
 
@@ -153,7 +162,12 @@ describe('auth', () => {
     const sameOrigin = await ctx.app.inject({
       method: 'POST',
       url: '/api/cliente',
-      headers: { cookie, host: 'novus.example', origin: 'http://novus.example', 'sec-fetch-site': 'same-origin' },
+      headers: {
+        cookie,
+        host: 'novus.example',
+        origin: 'http://novus.example',
+        'sec-fetch-site': 'same-origin',
+      },
       payload: { nome: 'Legítimo' },
     });
     expect(sameOrigin.statusCode).toBe(201);
@@ -163,13 +177,19 @@ describe('auth', () => {
     const response = await ctx.app.inject({
       method: 'POST',
       url: '/api/logger',
-      payload: { severity: 'ERROR', message: 'SINCRONIZACAO UNIDADES', extras: { tecnico: 'Maria', erro: 'timeout' } },
+      payload: {
+        severity: 'ERROR',
+        message: 'SINCRONIZACAO UNIDADES',
+        extras: { tecnico: 'Maria', erro: 'timeout' },
+      },
     });
     expect(response.statusCode).toBe(204);
     const rows = await ctx.db.query<{ message: string; extras: { tecnico: string } }>(
       'SELECT message, extras FROM logs',
     );
-    expect(rows).toEqual([{ message: 'SINCRONIZACAO UNIDADES', extras: { tecnico: 'Maria', erro: 'timeout' } }]);
+    expect(rows).toEqual([
+      { message: 'SINCRONIZACAO UNIDADES', extras: { tecnico: 'Maria', erro: 'timeout' } },
+    ]);
     const bad = await ctx.app.inject({ method: 'POST', url: '/api/logger', payload: { severity: 'ERROR' } });
     expect(bad.statusCode).toBe(400);
   });

@@ -35,10 +35,19 @@ describe('/api/cliente', () => {
     const { _id, nome } = created.json();
     expect(nome).toBe('Copel');
 
-    expect((await send('GET', `/api/cliente/${_id}`, cookies.administrador)).json()).toEqual({ _id, nome: 'Copel' });
-    expect((await send('GET', '/api/cliente', cookies.administrador)).json()).toContainEqual({ _id, nome: 'Copel' });
+    expect((await send('GET', `/api/cliente/${_id}`, cookies.administrador)).json()).toEqual({
+      _id,
+      nome: 'Copel',
+    });
+    expect((await send('GET', '/api/cliente', cookies.administrador)).json()).toContainEqual({
+      _id,
+      nome: 'Copel',
+    });
 
-    const renamed = await send('PUT', `/api/cliente/${_id}`, cookies.administrador, { id: _id, nome: 'Copel DIS' });
+    const renamed = await send('PUT', `/api/cliente/${_id}`, cookies.administrador, {
+      id: _id,
+      nome: 'Copel DIS',
+    });
     expect(renamed.statusCode).toBe(200);
     expect(renamed.json()).toEqual({ _id, nome: 'Copel DIS' });
 
@@ -89,7 +98,9 @@ describe('/api/cliente', () => {
     const forbidden = await send('GET', '/api/cliente', cookies.tecnico);
     expect(forbidden.json()).toEqual({ message: 'Usuario nao tem permissao para esse recurso' });
     expect(await count()).toBe(before);
-    expect((await send('GET', `/api/cliente/${created._id}`, cookies.administrador)).json().nome).toBe('Light');
+    expect((await send('GET', `/api/cliente/${created._id}`, cookies.administrador)).json().nome).toBe(
+      'Light',
+    );
   });
 
   it('refuses empty, duplicate and oversized names with a Portuguese message, storing nothing', async () => {
@@ -119,7 +130,10 @@ describe('/api/cliente', () => {
     const b = (await send('POST', '/api/cliente', cookies.administrador, { nome: 'Coelba' })).json();
     const dup = await send('PUT', `/api/cliente/${b._id}`, cookies.administrador, { nome: 'celesc' });
     expect(dup.statusCode).toBe(409);
-    const mismatch = await send('PUT', `/api/cliente/${b._id}`, cookies.administrador, { id: a._id, nome: 'X' });
+    const mismatch = await send('PUT', `/api/cliente/${b._id}`, cookies.administrador, {
+      id: a._id,
+      nome: 'X',
+    });
     expect(mismatch.statusCode).toBe(400);
     expect((await send('GET', `/api/cliente/${b._id}`, cookies.administrador)).json().nome).toBe('Coelba');
   });
@@ -127,10 +141,20 @@ describe('/api/cliente', () => {
   it('answers 400 for a malformed id and 404 for an unknown one, never 500', async () => {
     const unknown = '0b9a7d3c-1111-4222-8333-944455556666';
     for (const method of ['GET', 'PUT', 'DELETE'] as const) {
-      const malformed = await send(method, '/api/cliente/not-a-uuid', cookies.administrador, method === 'PUT' ? { nome: 'X' } : undefined);
+      const malformed = await send(
+        method,
+        '/api/cliente/not-a-uuid',
+        cookies.administrador,
+        method === 'PUT' ? { nome: 'X' } : undefined,
+      );
       expect(malformed.statusCode).toBe(400);
       expect(malformed.json().message).toBe('Identificador de cliente inválido.');
-      const missing = await send(method, `/api/cliente/${unknown}`, cookies.administrador, method === 'PUT' ? { nome: 'Y' } : undefined);
+      const missing = await send(
+        method,
+        `/api/cliente/${unknown}`,
+        cookies.administrador,
+        method === 'PUT' ? { nome: 'Y' } : undefined,
+      );
       expect(missing.statusCode).toBe(404);
       expect(missing.json().message).toBe('Cliente não encontrado.');
     }
@@ -158,7 +182,9 @@ describe('/api/cliente', () => {
     expect(xml.statusCode).toBe(415);
     expect(xml.json().message).toBe('Tipo de conteúdo não suportado.');
 
-    const huge = await send('POST', '/api/cliente', cookies.administrador, { nome: 'x'.repeat(2 * 1024 * 1024) });
+    const huge = await send('POST', '/api/cliente', cookies.administrador, {
+      nome: 'x'.repeat(2 * 1024 * 1024),
+    });
     expect(huge.statusCode).toBe(413);
     expect(huge.json().message).toBe('O conteúdo enviado excede o tamanho permitido.');
     expect(await count()).toBe(before);
@@ -168,8 +194,13 @@ describe('/api/cliente', () => {
   it('refuses to delete a client still used by a user or a project (409), keeping it', async () => {
     const usedByUser = (await send('POST', '/api/cliente', cookies.administrador, { nome: 'CPFL' })).json();
     await createUser(ctx.db, { roles: ['supervisor'], cliente: usedByUser._id });
-    const usedByProject = (await send('POST', '/api/cliente', cookies.administrador, { nome: 'Enel' })).json();
-    await ctx.db.query('INSERT INTO projetos (nome, cliente) VALUES ($1, $2)', ['Enel Fortaleza', usedByProject._id]);
+    const usedByProject = (
+      await send('POST', '/api/cliente', cookies.administrador, { nome: 'Enel' })
+    ).json();
+    await ctx.db.query('INSERT INTO projetos (nome, cliente) VALUES ($1, $2)', [
+      'Enel Fortaleza',
+      usedByProject._id,
+    ]);
 
     for (const cliente of [usedByUser, usedByProject]) {
       const response = await send('DELETE', `/api/cliente/${cliente._id}`, cookies.administrador);

@@ -52,7 +52,12 @@ describe('first administrador and user creation', () => {
       method: 'POST',
       url: '/api/user',
       headers: { cookie },
-      payload: { login: 'TECNICO.NOVO', password: 'campo-1234', passwordConfirmation: 'campo-1234', roles: ['tecnico'] },
+      payload: {
+        login: 'TECNICO.NOVO',
+        password: 'campo-1234',
+        passwordConfirmation: 'campo-1234',
+        roles: ['tecnico'],
+      },
     });
     expect(duplicate.statusCode).toBe(409);
 
@@ -75,7 +80,12 @@ describe('first administrador and user creation', () => {
       method: 'POST',
       url: '/api/user',
       headers: { cookie: tecnicoCookie },
-      payload: { login: 'x', password: 'campo-1234', passwordConfirmation: 'campo-1234', roles: ['administrador'] },
+      payload: {
+        login: 'x',
+        password: 'campo-1234',
+        passwordConfirmation: 'campo-1234',
+        roles: ['administrador'],
+      },
     });
     expect(forbidden.statusCode).toBe(403);
   });

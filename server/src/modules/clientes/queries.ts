@@ -14,7 +14,9 @@ export async function getCliente(db: Queryable, id: string): Promise<Cliente | u
 }
 
 export async function insertCliente(db: Queryable, nome: string): Promise<Cliente> {
-  const rows = await db.query<Cliente>(`INSERT INTO clientes (nome) VALUES ($1) RETURNING ${COLUMNS}`, [nome]);
+  const rows = await db.query<Cliente>(`INSERT INTO clientes (nome) VALUES ($1) RETURNING ${COLUMNS}`, [
+    nome,
+  ]);
   const row = rows[0];
   if (!row) throw new Error('INSERT ... RETURNING gave no row');
   return row;
@@ -29,7 +31,10 @@ export async function updateCliente(db: Queryable, id: string, nome: string): Pr
 }
 
 /** How many projects and users still point at the client (a client in use is not deleted). */
-export async function clienteUsage(db: Queryable, id: string): Promise<{ projetos: number; usuarios: number }> {
+export async function clienteUsage(
+  db: Queryable,
+  id: string,
+): Promise<{ projetos: number; usuarios: number }> {
   const rows = await db.query<{ projetos: number; usuarios: number }>(
     `SELECT (SELECT count(*)::int FROM projetos WHERE cliente = $1) AS projetos,
             (SELECT count(*)::int FROM usuarios WHERE cliente = $1) AS usuarios`,

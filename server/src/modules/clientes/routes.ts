@@ -6,11 +6,19 @@ import { allow } from '../../auth/access.ts';
 import type { Database } from '../../db/database.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, notFound, parseId, parseInput } from '../../errors.ts';
-import { clienteUsage, deleteCliente, getCliente, insertCliente, listClientes, updateCliente } from './queries.ts';
+import {
+  clienteUsage,
+  deleteCliente,
+  getCliente,
+  insertCliente,
+  listClientes,
+  updateCliente,
+} from './queries.ts';
 
 const NOT_FOUND = 'Cliente não encontrado.';
 const DUPLICATE = 'Já existe um cliente com esse nome.';
-const IN_USE = 'Cliente em uso por projetos ou usuários: remova-os ou troque o cliente deles antes de excluir.';
+const IN_USE =
+  'Cliente em uso por projetos ou usuários: remova-os ou troque o cliente deles antes de excluir.';
 
 const clienteUpdateSchema = clienteInputSchema.extend({ id: z.string().optional() });
 

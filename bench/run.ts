@@ -1,0 +1,117 @@
+// Benchmarks of the server through app.inject(): throughput, p95 and peak memory, on PGlite and, when
+// DATABASE_URL is set, on PostgreSQL in the same run so the two compare as a ratio. Bounded in count.
+import crypto from 'node:crypto';
+import { buildApp } from '../server/src/app.ts';
+import { LoginLimiter } from '../server/src/auth/login-limiter.ts';
+import { hashPassword } from '../server/src/auth/passwords.ts';
+import { TokenService } from '../server/src/auth/tokens.ts';
+import { type Database, openPglite, openPostgres } from '../server/src/db/database.ts';
+import { migrate } from '../server/src/db/migrate.ts';
+import { insertUser } from '../server/src/modules/usuarios/queries.ts';
+
+interface Result {
+  engine: string;
+  scenario: string;
+  count: number;
+  perSecond: number;
+  p95ms: number;
+}
+
+async function measure(count: number, concurrency: number, task: (i: number) => Promise<void>) {
+  const durations: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        const i = next++;
+        const t0 = performance.now();
+        await task(i);
+        durations.push(performance.now() - t0);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  durations.sort((a, b) => a - b);
+  return { perSecond: count / seconds, p95ms: durations[Math.floor(durations.length * 0.95)] ?? 0 };
+}
+
+async function run(engine: string, db: Database): Promise<Result[]> {
+  await migrate(db);
+  const login = `bench-${crypto.randomBytes(4).toString('hex')}`;
+  await insertUser(db, {
+    login,
+    firstName: 'Bench',
+    lastName: '',
+    passwordHash: await hashPassword('bench-senha-1'),
+    roles: ['administrador'],
+    cliente: undefined,
+  });
+  const app = await buildApp({
+    db,
+    tokens: new TokenService('bench-secret-bench-secret-bench', 30),
+    limiter: new LoginLimiter(),
+  });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { login, password: 'bench-senha-1' },
+  });
+  const cookie = `auth_token=${res.cookies.find((c) => c.name === 'auth_token')?.value ?? ''}`;
+  const prefix = crypto.randomBytes(4).toString('hex');
+  const results: Result[] = [];
+
+  const create = await measure(2000, 8, async (i) => {
+    const r = await app.inject({
+      method: 'POST',
+      url: '/api/cliente',
+      headers: { cookie },
+      payload: { nome: `${prefix}-${i}` },
+    });
+    if (r.statusCode !== 201) throw new Error(`create ${r.statusCode}`);
+  });
+  results.push({ engine, scenario: 'POST /api/cliente', count: 2000, ...create });
+
+  const list = await measure(200, 8, async () => {
+    const r = await app.inject({ method: 'GET', url: '/api/cliente', headers: { cookie } });
+    if (r.statusCode !== 200) throw new Error(`list ${r.statusCode}`);
+  });
+  results.push({ engine, scenario: 'GET /api/cliente (2000 rows)', count: 200, ...list });
+
+  const me = await measure(5000, 8, async () => {
+    const r = await app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
+    if (r.statusCode !== 200) throw new Error(`me ${r.statusCode}`);
+  });
+  results.push({ engine, scenario: 'GET /api/auth/me (token check)', count: 5000, ...me });
+
+  await app.close();
+  await db.close();
+  return results;
+}
+
+let peakRss = 0;
+const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
+const results = await run('pglite', await openPglite({}));
+if (process.env.DATABASE_URL) {
+  const schema = `bench_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = openPostgres({ connectionString: process.env.DATABASE_URL });
+  await admin.query('CREATE EXTENSION IF NOT EXISTS postgis');
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  results.push(
+    ...(await run('postgres', openPostgres({ connectionString: process.env.DATABASE_URL, schema }))),
+  );
+  await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+  await admin.close();
+}
+clearInterval(sampler);
+console.table(
+  results.map((r) => ({ ...r, perSecond: Math.round(r.perSecond), p95ms: Number(r.p95ms.toFixed(1)) })),
+);
+const pgliteCreate = results.find((r) => r.engine === 'pglite' && r.scenario.startsWith('POST'));
+const pgCreate = results.find((r) => r.engine === 'postgres' && r.scenario.startsWith('POST'));
+if (pgliteCreate && pgCreate) {
+  console.log(
+    `ratio postgres/pglite for POST /api/cliente: ${(pgCreate.perSecond / pgliteCreate.perSecond).toFixed(2)}`,
+  );
+}
+console.log(`peak RSS: ${Math.round(peakRss / 1024 / 1024)} MiB`);

@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { TokenService } from '../src/auth/tokens.ts';
+import { createTestContext, TEST_SECRET, type TestContext } from './support/test-app.ts';
+
+describe('serving the web app', () => {
+  let ctx: TestContext;
+  let app: FastifyInstance;
+  const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'novus-dist-'));
+
+  beforeAll(async () => {
+    fs.mkdirSync(path.join(dist, 'assets'));
+    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Novus</title>');
+    fs.writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
+    fs.writeFileSync(path.join(dist, 'sw.js'), 'self.addEventListener("fetch", () => {})');
+    ctx = await createTestContext();
+    app = await buildApp({ db: ctx.db, tokens: new TokenService(TEST_SECRET, 30), webDist: dist });
+  });
+  afterAll(async () => {
+    await app.close();
+    await ctx.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('serves the app shell for client-side routes, never cached stale', async () => {
+    for (const url of ['/', '/login?target=backoffice', '/backoffice/cliente', '/projeto/123']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['content-type']).toContain('text/html');
+      expect(response.headers['cache-control']).toBe('no-cache');
+    }
+  });
+
+  it('serves hashed assets as immutable and the service worker as no-cache', async () => {
+    const asset = await app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toContain('immutable');
+    const sw = await app.inject({ method: 'GET', url: '/sw.js' });
+    expect(sw.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('answers JSON 404 for unknown API paths and missing files', async () => {
+    for (const url of ['/api/nada', '/assets/old-999.js']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json()).toEqual({ message: 'Recurso não encontrado.' });
+    }
+  });
+
+  it('answers /api/health with the database reachable', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/health' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().status).toBe('ok');
+  });
+});
