@@ -12,6 +12,7 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import { AUTH_COOKIE, authRoutes } from './auth/routes.ts';
+import { createAccess } from './auth/access.ts';
 import { rejectCrossSite } from './auth/csrf.ts';
 import { LoginLimiter } from './auth/login-limiter.ts';
 import type { TokenService } from './auth/tokens.ts';
@@ -19,6 +20,7 @@ import type { Database } from './db/database.ts';
 import { AppError } from './errors.ts';
 import { clienteRoutes } from './modules/clientes/routes.ts';
 import { loggerRoutes } from './modules/logger/routes.ts';
+import { projetoRoutes } from './modules/projetos/routes.ts';
 import { usuarioRoutes } from './modules/usuarios/routes.ts';
 
 export interface AppOptions {
@@ -54,9 +56,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     crossOriginEmbedderPolicy: false,
   });
   await app.register(cookie);
-  await app.register(formbody, { bodyLimit: 1024 * 1024 });
+  await app.register(formbody);
 
   app.decorateRequest('session', undefined);
+  app.decorateRequest('actor', undefined);
   app.addHook('onRequest', rejectCrossSite);
   app.addHook('onRequest', async (request) => {
     const token = request.cookies[AUTH_COOKIE];
@@ -68,8 +71,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return { status: 'ok', database: db.engine };
   });
   await app.register(authRoutes, { db, tokens, limiter });
-  await app.register(clienteRoutes, { db });
-  await app.register(usuarioRoutes, { db });
+  const access = createAccess(db);
+  await app.register(clienteRoutes, { db, access });
+  await app.register(projetoRoutes, { db, access });
+  await app.register(usuarioRoutes, { db, access });
   await app.register(loggerRoutes, { db });
 
   const webDist = options.webDist;

@@ -67,21 +67,27 @@ describe('/api/cliente', () => {
     expect(response.json().nome).toBe('Energisa MT');
   });
 
-  it('lets a supervisor read but not write, a tecnico nothing, and nobody without a token', async () => {
-    const created = (await send('POST', '/api/cliente', cookies.administrador, { nome: 'Light' })).json();
+  it('lets a supervisor read only their own client, never write; a tecnico nothing; nobody without a token', async () => {
+    const own = (await send('POST', '/api/cliente', cookies.administrador, { nome: 'Light' })).json();
+    const other = (await send('POST', '/api/cliente', cookies.administrador, { nome: 'Sulgás' })).json();
+    const supervisor = await createUser(ctx.db, { roles: ['supervisor'], cliente: own._id });
+    const supervisorCookie = await loginCookie(ctx.app, supervisor.login);
     const before = await count();
 
-    expect((await send('GET', '/api/cliente', cookies.supervisor)).statusCode).toBe(200);
-    expect((await send('GET', `/api/cliente/${created._id}`, cookies.supervisor)).statusCode).toBe(200);
+    expect((await send('GET', '/api/cliente', supervisorCookie)).json()).toEqual([own]);
+    expect((await send('GET', `/api/cliente/${own._id}`, supervisorCookie)).statusCode).toBe(200);
+    expect((await send('GET', `/api/cliente/${other._id}`, supervisorCookie)).statusCode).toBe(403);
+    // A supervisor without a client sees none.
+    expect((await send('GET', '/api/cliente', cookies.supervisor)).json()).toEqual([]);
     for (const [cookie, status] of [
-      [cookies.supervisor, 403],
+      [supervisorCookie, 403],
       [cookies.tecnico, 403],
       [undefined, 401],
     ] as const) {
       const writes = [
         await send('POST', '/api/cliente', cookie, { nome: 'Intruso' }),
-        await send('PUT', `/api/cliente/${created._id}`, cookie, { nome: 'Intruso' }),
-        await send('DELETE', `/api/cliente/${created._id}`, cookie),
+        await send('PUT', `/api/cliente/${own._id}`, cookie, { nome: 'Intruso' }),
+        await send('DELETE', `/api/cliente/${other._id}`, cookie),
       ];
       for (const response of writes) {
         expect(response.statusCode).toBe(status);
@@ -93,14 +99,12 @@ describe('/api/cliente', () => {
       [undefined, 401],
     ] as const) {
       expect((await send('GET', '/api/cliente', cookie)).statusCode).toBe(status);
-      expect((await send('GET', `/api/cliente/${created._id}`, cookie)).statusCode).toBe(status);
+      expect((await send('GET', `/api/cliente/${own._id}`, cookie)).statusCode).toBe(status);
     }
     const forbidden = await send('GET', '/api/cliente', cookies.tecnico);
     expect(forbidden.json()).toEqual({ message: 'Usuario nao tem permissao para esse recurso' });
     expect(await count()).toBe(before);
-    expect((await send('GET', `/api/cliente/${created._id}`, cookies.administrador)).json().nome).toBe(
-      'Light',
-    );
+    expect((await send('GET', `/api/cliente/${own._id}`, cookies.administrador)).json().nome).toBe('Light');
   });
 
   it('refuses empty, duplicate and oversized names with a Portuguese message, storing nothing', async () => {

@@ -73,7 +73,8 @@ function polygonsOf(geometry: Geometry | null): Polygon[] {
   }
 }
 
-function toZona(label: string, polygon: Polygon, index: number): ParsedZona {
+/** Checks a polygon (closed rings, valid coordinates in Brazil) and makes the zone of it. */
+export function toZona(label: string, polygon: Polygon, index: number): ParsedZona {
   const rings = polygon.coordinates.map((ring) => cleanRing(ring, label, index));
   const outer = rings[0];
   if (!outer) throw new FileParseError(`O polígono "${label}" não tem contorno.`);

@@ -1,26 +1,102 @@
-// Who may call a route: every route states its roles here, in one place (DESIGN.md 'Permissions').
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import type { Role } from '@novus/domain/roles';
+// Who may call a route and see an object: every route states its roles through `allow`, and every object
+// read or written goes through one of the policies below (DESIGN.md 'Permissions'), never scattered ifs.
+import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { isRole, type Role } from '@novus/domain/roles';
+import type { Queryable } from '../db/database.ts';
 import { forbidden, unauthorized } from '../errors.ts';
 import type { Session } from './tokens.ts';
+
+/** The caller as the database knows them now (roles and client may have changed since the token was made). */
+export interface Actor {
+  id: string;
+  nome: string;
+  roles: Role[];
+  cliente: string | null;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The verified session of the caller, if the request carried a valid token. */
     session: Session | undefined;
+    /** Set by `allow` once the caller is known to exist and hold one of the route's roles. */
+    actor: Actor | undefined;
   }
 }
 
-/** The caller's session, or a 401 when there is none. */
+export interface Access {
+  /** A preHandler that lets through a signed-in caller holding one of the roles (any role when none given). */
+  allow(...roles: Role[]): preHandlerAsyncHookHandler;
+  /** The caller admitted by `allow`. */
+  actor(request: FastifyRequest): Actor;
+}
+
+export function createAccess(db: Queryable): Access {
+  return {
+    allow(...roles: Role[]) {
+      return async (request: FastifyRequest) => {
+        if (!request.session) throw unauthorized();
+        const rows = await db.query<{ id: string; login: string; first_name: string; last_name: string; roles: string[]; cliente: string | null }>(
+          'SELECT id, login, first_name, last_name, roles, cliente FROM usuarios WHERE id = $1',
+          [request.session.sub],
+        );
+        const row = rows[0];
+        // A deleted user's token no longer opens anything.
+        if (!row) throw unauthorized();
+        const actor: Actor = {
+          id: row.id,
+          nome: [row.first_name, row.last_name].join(' ').trim() || row.login,
+          roles: row.roles.filter(isRole),
+          cliente: row.cliente,
+        };
+        if (roles.length > 0 && !roles.some((role) => actor.roles.includes(role))) throw forbidden();
+        request.actor = actor;
+      };
+    },
+    actor(request: FastifyRequest) {
+      if (!request.actor) throw unauthorized();
+      return request.actor;
+    },
+  };
+}
+
+/** The caller's session, or a 401 when there is none (for routes any signed-in user may call). */
 export function requireSession(request: FastifyRequest): Session {
   if (!request.session) throw unauthorized();
   return request.session;
 }
 
-/** A preHandler that lets through a signed-in caller holding one of the roles (any role when none are given). */
-export function allow(...roles: Role[]): preHandlerAsyncHookHandler {
-  return async (request: FastifyRequest, _reply: FastifyReply) => {
-    const session = requireSession(request);
-    if (roles.length > 0 && !roles.some((role) => session.roles.includes(role))) throw forbidden();
+const has = (actor: Actor, role: Role) => actor.roles.includes(role);
+
+/** Which projects an actor may read: all, or those of a client and/or those made available to Interpres. */
+export interface ProjetoScope {
+  all: boolean;
+  cliente: string | null;
+  interpres: boolean;
+}
+
+export function projetoScope(actor: Actor): ProjetoScope {
+  return {
+    all: has(actor, 'administrador'),
+    cliente: has(actor, 'supervisor') ? actor.cliente : null,
+    interpres: has(actor, 'interpretador') || has(actor, 'externo'),
   };
+}
+
+export const policies = {
+  readCliente(actor: Actor, clienteId: string): boolean {
+    return has(actor, 'administrador') || (has(actor, 'supervisor') && actor.cliente === clienteId);
+  },
+  readProjeto(actor: Actor, projeto: { cliente: string; disponivelInterpres: boolean }): boolean {
+    const scope = projetoScope(actor);
+    return (
+      scope.all ||
+      (scope.cliente !== null && scope.cliente === projeto.cliente) ||
+      (scope.interpres && projeto.disponivelInterpres)
+    );
+  },
+};
+
+/** Throws 403 unless the policy allowed it. */
+export function ensure(allowed: boolean): void {
+  if (!allowed) throw forbidden();
 }

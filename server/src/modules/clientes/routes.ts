@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from '@novus/domain/zod';
 import { clienteInputSchema } from '@novus/domain/cliente';
-import { allow } from '../../auth/access.ts';
+import { type Access, ensure, policies } from '../../auth/access.ts';
 import type { Database } from '../../db/database.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, notFound, parseId, parseInput } from '../../errors.ts';
@@ -27,20 +27,28 @@ function rethrowDuplicate(error: unknown): never {
   throw error;
 }
 
-export async function clienteRoutes(app: FastifyInstance, { db }: { db: Database }): Promise<void> {
-  app.get('/api/cliente', { preHandler: allow('administrador', 'supervisor') }, async () => listClientes(db));
+export async function clienteRoutes(app: FastifyInstance, { db, access }: { db: Database; access: Access }) {
+  const readers = { preHandler: access.allow('administrador', 'supervisor') };
+  const admin = { preHandler: access.allow('administrador') };
+
+  // A supervisor sees only their own client.
+  app.get('/api/cliente', readers, async (request) => {
+    const actor = access.actor(request);
+    return (await listClientes(db)).filter((cliente) => policies.readCliente(actor, cliente._id));
+  });
 
   app.get<{ Params: { id: string } }>(
     '/api/cliente/:id',
-    { preHandler: allow('administrador', 'supervisor') },
+    readers,
     async (request) => {
       const cliente = await getCliente(db, parseId(request.params.id, 'Identificador de cliente'));
       if (!cliente) throw notFound(NOT_FOUND);
+      ensure(policies.readCliente(access.actor(request), cliente._id));
       return cliente;
     },
   );
 
-  app.post('/api/cliente', { preHandler: allow('administrador') }, async (request, reply) => {
+  app.post('/api/cliente', admin, async (request, reply) => {
     const { nome } = parseInput(clienteInputSchema, request.body);
     const cliente = await insertCliente(db, nome).catch(rethrowDuplicate);
     return reply.status(201).send(cliente);
@@ -48,7 +56,7 @@ export async function clienteRoutes(app: FastifyInstance, { db }: { db: Database
 
   app.put<{ Params: { id: string } }>(
     '/api/cliente/:id',
-    { preHandler: allow('administrador') },
+    admin,
     async (request) => {
       const id = parseId(request.params.id, 'Identificador de cliente');
       const input = parseInput(clienteUpdateSchema, request.body);
@@ -63,7 +71,7 @@ export async function clienteRoutes(app: FastifyInstance, { db }: { db: Database
 
   app.delete<{ Params: { id: string } }>(
     '/api/cliente/:id',
-    { preHandler: allow('administrador') },
+    admin,
     async (request) => {
       const id = parseId(request.params.id, 'Identificador de cliente');
       return db

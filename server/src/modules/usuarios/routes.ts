@@ -1,41 +1,116 @@
-// Users: creation for now (the full administration comes with the users issue).
+// /api/user: user administration, for the administrador only.
 import type { FastifyInstance } from 'fastify';
-import { usuarioCreateSchema } from '@novus/domain/usuario';
-import { allow } from '../../auth/access.ts';
+import { type UsuarioCreate, usuarioCreateSchema, usuarioUpdateSchema } from '@novus/domain/usuario';
+import type { Access } from '../../auth/access.ts';
 import { hashPassword } from '../../auth/passwords.ts';
-import type { Database } from '../../db/database.ts';
+import type { Database, Queryable } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { badRequest, conflict, parseInput } from '../../errors.ts';
+import { badRequest, conflict, notFound, parseId, parseInput } from '../../errors.ts';
 import { getCliente } from '../clientes/queries.ts';
-import { insertUser } from './queries.ts';
+import {
+  countAdmins,
+  countZonasOfCliente,
+  deleteUser,
+  getUser,
+  insertUser,
+  setUserZonas,
+  updateUser,
+  listUsers,
+  type UsuarioListRow,
+} from './queries.ts';
 
-export async function usuarioRoutes(app: FastifyInstance, { db }: { db: Database }): Promise<void> {
-  app.post('/api/user', { preHandler: allow('administrador') }, async (request, reply) => {
+const NOT_FOUND = 'Usuário não encontrado.';
+const LAST_ADMIN = 'O sistema precisa de pelo menos um administrador.';
+
+function usuarioJson(row: UsuarioListRow, clienteAs: 'object' | 'id') {
+  return {
+    _id: row.id,
+    login: row.login,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    roles: row.roles,
+    cliente:
+      clienteAs === 'id' ? row.cliente : row.cliente ? { _id: row.cliente, nome: row.cliente_nome } : null,
+    zonas: row.zonas,
+    projetos: row.projetos,
+    createdAt: row.created_at,
+  };
+}
+
+/** Zones go only to technicians, and only zones of projects of the user's client. */
+async function checkedZonas(
+  db: Queryable,
+  user: Pick<UsuarioCreate, 'roles' | 'zonas' | 'cliente'>,
+): Promise<string[]> {
+  if (user.cliente && !(await getCliente(db, user.cliente))) throw badRequest('Cliente não encontrado.');
+  if (!user.roles.includes('tecnico') || user.zonas.length === 0) return [];
+  if (!user.cliente) throw badRequest('Escolha o cliente dos projetos das zonas do técnico.');
+  if ((await countZonasOfCliente(db, user.zonas, user.cliente)) !== user.zonas.length) {
+    throw badRequest('As zonas devem pertencer a projetos do cliente do usuário.');
+  }
+  return user.zonas;
+}
+
+export async function usuarioRoutes(app: FastifyInstance, { db, access }: { db: Database; access: Access }) {
+  const admin = { preHandler: access.allow('administrador') };
+
+  app.get('/api/user', admin, async () => (await listUsers(db)).map((row) => usuarioJson(row, 'object')));
+
+  app.get<{ Params: { id: string } }>('/api/user/:id', admin, async (request) => {
+    const row = await getUser(db, parseId(request.params.id, 'Identificador de usuário'));
+    if (!row) throw notFound(NOT_FOUND);
+    return usuarioJson(row, 'id');
+  });
+
+  app.post('/api/user', admin, async (request, reply) => {
     const input = parseInput(usuarioCreateSchema, request.body);
-    if (input.cliente && !(await getCliente(db, input.cliente))) {
-      throw badRequest('Cliente não encontrado.', [{ msg: 'Cliente não encontrado.' }]);
-    }
+    const zonas = await checkedZonas(db, input);
+    const passwordHash = await hashPassword(input.password);
     try {
-      const row = await insertUser(db, {
-        login: input.login,
-        firstName: input.firstName,
-        lastName: input.lastName,
-        passwordHash: await hashPassword(input.password),
-        roles: input.roles,
-        cliente: input.cliente,
+      const id = await db.transaction(async (tx) => {
+        const row = await insertUser(tx, { ...input, passwordHash });
+        await setUserZonas(tx, row.id, zonas);
+        return row.id;
       });
-      return reply.status(201).send({
-        _id: row.id,
-        login: row.login,
-        firstName: row.first_name,
-        lastName: row.last_name,
-        roles: row.roles,
-        cliente: row.cliente,
-        createdAt: row.created_at,
-      });
+      const row = await getUser(db, id);
+      if (!row) throw notFound(NOT_FOUND);
+      return reply.status(201).send(usuarioJson(row, 'id'));
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict('Já existe um usuário com esse login.');
       throw error;
     }
+  });
+
+  app.put<{ Params: { id: string } }>('/api/user/:id', admin, async (request) => {
+    const id = parseId(request.params.id, 'Identificador de usuário');
+    const input = parseInput(usuarioUpdateSchema, request.body);
+    if (input.id !== undefined && input.id.toLowerCase() !== id) {
+      throw badRequest('O identificador enviado não corresponde ao do endereço.');
+    }
+    const zonas = await checkedZonas(db, input);
+    const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
+    await db.transaction(async (tx) => {
+      const current = await getUser(tx, id);
+      if (!current) throw notFound(NOT_FOUND);
+      const losesAdmin = current.roles.includes('administrador') && !input.roles.includes('administrador');
+      if (losesAdmin && (await countAdmins(tx)) <= 1) throw conflict(LAST_ADMIN);
+      await updateUser(tx, id, { ...input, passwordHash });
+      await setUserZonas(tx, id, zonas);
+    });
+    const row = await getUser(db, id);
+    if (!row) throw notFound(NOT_FOUND);
+    return usuarioJson(row, 'id');
+  });
+
+  app.delete<{ Params: { id: string } }>('/api/user/:id', admin, async (request) => {
+    const id = parseId(request.params.id, 'Identificador de usuário');
+    if (id === access.actor(request).id) throw conflict('Você não pode excluir o seu próprio usuário.');
+    return db.transaction(async (tx) => {
+      const current = await getUser(tx, id);
+      if (!current) throw notFound(NOT_FOUND);
+      if (current.roles.includes('administrador') && (await countAdmins(tx)) <= 1) throw conflict(LAST_ADMIN);
+      await deleteUser(tx, id);
+      return { _id: id };
+    });
   });
 }
