@@ -7,10 +7,13 @@ import { z } from './zod.ts';
 const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
 
 /** Form fields arrive as strings; a JSON client may send real values. */
-const booleanField = z.preprocess((value) => {
-  if (typeof value === 'string') return ['true', 'on', '1', 'sim'].includes(value.toLowerCase());
-  return value ?? false;
-}, z.boolean({ error: 'Valor inválido para Disponibilizar no Interpres.' }));
+const booleanField = z.preprocess(
+  (value) => {
+    if (typeof value === 'string') return ['true', 'on', '1', 'sim'].includes(value.toLowerCase());
+    return value ?? false;
+  },
+  z.boolean({ error: 'Valor inválido para Disponibilizar no Interpres.' }),
+);
 
 /** fluxos as a list, a JSON list, a comma-separated string or one repeated form field. */
 const fluxosField = z.preprocess(
@@ -26,7 +29,10 @@ const fluxosField = z.preprocess(
           return value;
         }
       }
-      return text.split(',').map((item) => item.trim()).filter(Boolean);
+      return text
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
     }
     return value;
   },
@@ -47,7 +53,9 @@ export const projetoFieldsSchema = z.object({
     emptyToUndefined,
     z.coerce
       .number({ error: 'Fuso inválido.' })
-      .refine((fuso) => (FUSOS as readonly number[]).includes(fuso), { message: 'O fuso deve ser de 18 a 25.' })
+      .refine((fuso) => (FUSOS as readonly number[]).includes(fuso), {
+        message: 'O fuso deve ser de 18 a 25.',
+      })
       .optional(),
   ),
   fluxos: fluxosField,
@@ -66,7 +74,10 @@ export type ProjetoFields = z.infer<typeof projetoFieldsSchema>;
 const latitude = z.number().min(-90).max(90);
 const longitude = z.number().min(-180).max(180);
 const coordenadas = z.tuple([latitude, longitude], { error: 'coordenadas devem ser [latitude, longitude].' });
-const text = z.preprocess((value) => (value === undefined || value === null ? '' : String(value)), z.string().max(500));
+const text = z.preprocess(
+  (value) => (value === undefined || value === null ? '' : String(value)),
+  z.string().max(500),
+);
 
 /** Points sent as JSON (the spec's pontosIP, pontosBDGD, ...): the same shapes the file parsers make. */
 export const pontoIpJsonSchema = z.object({
@@ -96,7 +107,10 @@ export const pontoFiscalizacaoJsonSchema = z.object({
   faseConsumidor: text,
 });
 export const pontoLptAgiltecJsonSchema = z.object({
-  os: z.preprocess((value) => (value === undefined || value === null ? '' : String(value)), z.string().min(1, 'os é obrigatório.')),
+  os: z.preprocess(
+    (value) => (value === undefined || value === null ? '' : String(value)),
+    z.string().min(1, 'os é obrigatório.'),
+  ),
   nome: text,
   cpf: text,
   email: text,
@@ -110,7 +124,10 @@ export const pontoLptAgiltecJsonSchema = z.object({
 
 export const zonaJsonSchema = z.object({
   _id: z.uuid().optional(),
-  label: z.preprocess((value) => (value === undefined || value === null ? '' : String(value)), z.string().max(200)),
+  label: z.preprocess(
+    (value) => (value === undefined || value === null ? '' : String(value)),
+    z.string().max(200),
+  ),
   poligono2: z.object({
     type: z.literal('Polygon', { error: 'poligono2 deve ser um Polygon GeoJSON.' }),
     coordinates: z.array(z.array(z.array(z.number()).min(2)).min(1)).min(1),

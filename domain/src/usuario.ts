@@ -4,32 +4,38 @@ import { z } from './zod.ts';
 
 /** A list sent as a JSON array, a JSON string, a comma-separated string or one repeated form field. */
 const listField = <T extends z.ZodType>(item: T, message: string) =>
-  z.preprocess((value) => {
-    if (value === undefined || value === null || value === '') return [];
-    if (Array.isArray(value)) return value;
-    if (typeof value === 'string') {
-      const text = value.trim();
-      if (text.startsWith('[')) {
-        try {
-          return JSON.parse(text);
-        } catch {
-          return value;
+  z.preprocess(
+    (value) => {
+      if (value === undefined || value === null || value === '') return [];
+      if (Array.isArray(value)) return value;
+      if (typeof value === 'string') {
+        const text = value.trim();
+        if (text.startsWith('[')) {
+          try {
+            return JSON.parse(text);
+          } catch {
+            return value;
+          }
         }
+        return text
+          .split(',')
+          .map((part) => part.trim())
+          .filter(Boolean);
       }
-      return text
-        .split(',')
-        .map((part) => part.trim())
-        .filter(Boolean);
-    }
-    return value;
-  }, z.array(item, { error: message }));
+      return value;
+    },
+    z.array(item, { error: message }),
+  );
 
 const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
 
 const name = (what: string) =>
   z.preprocess(
     (value) => value ?? '',
-    z.string({ error: `${what} inválido.` }).trim().max(100, `${what} deve ter no máximo 100 caracteres.`),
+    z
+      .string({ error: `${what} inválido.` })
+      .trim()
+      .max(100, `${what} deve ter no máximo 100 caracteres.`),
   );
 
 const password = z

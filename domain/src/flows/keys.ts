@@ -1,5 +1,15 @@
 // The nine flows (SPEC.md section 1): keys as stored, labels as the project form shows them.
-export const FLUXOS = ['hc', 'poste', 'ip', 'arvore', 'lpt', 'grupoA', 'bdgd', 'fiscalizacao', 'lpt2'] as const;
+export const FLUXOS = [
+  'hc',
+  'poste',
+  'ip',
+  'arvore',
+  'lpt',
+  'grupoA',
+  'bdgd',
+  'fiscalizacao',
+  'lpt2',
+] as const;
 export type Fluxo = (typeof FLUXOS)[number];
 
 /** Labels of the project form's Fluxos checkboxes (SPEC.md section 2, 'Project form'). */

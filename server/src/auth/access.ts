@@ -35,10 +35,16 @@ export function createAccess(db: Queryable): Access {
     allow(...roles: Role[]) {
       return async (request: FastifyRequest) => {
         if (!request.session) throw unauthorized();
-        const rows = await db.query<{ id: string; login: string; first_name: string; last_name: string; roles: string[]; cliente: string | null }>(
-          'SELECT id, login, first_name, last_name, roles, cliente FROM usuarios WHERE id = $1',
-          [request.session.sub],
-        );
+        const rows = await db.query<{
+          id: string;
+          login: string;
+          first_name: string;
+          last_name: string;
+          roles: string[];
+          cliente: string | null;
+        }>('SELECT id, login, first_name, last_name, roles, cliente FROM usuarios WHERE id = $1', [
+          request.session.sub,
+        ]);
         const row = rows[0];
         // A deleted user's token no longer opens anything.
         if (!row) throw unauthorized();

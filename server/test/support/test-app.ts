@@ -93,3 +93,19 @@ export async function loginCookie(app: FastifyInstance, login: string, password 
   if (!cookie) throw new Error('no auth_token cookie');
   return `auth_token=${cookie.value}`;
 }
+
+/** A sample file of docs/samples (the same ones the README documents). */
+export function sample(name: string): string {
+  return fs.readFileSync(new URL(`../../../docs/samples/${name}`, import.meta.url), 'utf8');
+}
+
+/** Sends a request as a browser form would (application/x-www-form-urlencoded). */
+export function formBody(fields: Record<string, string | string[]>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(fields)) {
+    for (const item of Array.isArray(value) ? value : [value]) params.append(key, item);
+  }
+  return params.toString();
+}
+
+export const FORM = { 'content-type': 'application/x-www-form-urlencoded' } as const;

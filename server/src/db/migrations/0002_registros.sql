@@ -14,6 +14,8 @@ CREATE TABLE registros (
   adicionado_app boolean NOT NULL DEFAULT false,
   carregado_backoffice boolean NOT NULL DEFAULT false,
   dados jsonb NOT NULL DEFAULT '{}',
+  -- position in the file a preloaded point came from, to list points as the file had them
+  ordem integer,
   created_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX registros_projeto_fluxo_data ON registros (projeto, fluxo, data_hora);

@@ -37,16 +37,12 @@ export async function clienteRoutes(app: FastifyInstance, { db, access }: { db: 
     return (await listClientes(db)).filter((cliente) => policies.readCliente(actor, cliente._id));
   });
 
-  app.get<{ Params: { id: string } }>(
-    '/api/cliente/:id',
-    readers,
-    async (request) => {
-      const cliente = await getCliente(db, parseId(request.params.id, 'Identificador de cliente'));
-      if (!cliente) throw notFound(NOT_FOUND);
-      ensure(policies.readCliente(access.actor(request), cliente._id));
-      return cliente;
-    },
-  );
+  app.get<{ Params: { id: string } }>('/api/cliente/:id', readers, async (request) => {
+    const cliente = await getCliente(db, parseId(request.params.id, 'Identificador de cliente'));
+    if (!cliente) throw notFound(NOT_FOUND);
+    ensure(policies.readCliente(access.actor(request), cliente._id));
+    return cliente;
+  });
 
   app.post('/api/cliente', admin, async (request, reply) => {
     const { nome } = parseInput(clienteInputSchema, request.body);
@@ -54,37 +50,29 @@ export async function clienteRoutes(app: FastifyInstance, { db, access }: { db: 
     return reply.status(201).send(cliente);
   });
 
-  app.put<{ Params: { id: string } }>(
-    '/api/cliente/:id',
-    admin,
-    async (request) => {
-      const id = parseId(request.params.id, 'Identificador de cliente');
-      const input = parseInput(clienteUpdateSchema, request.body);
-      if (input.id !== undefined && input.id.toLowerCase() !== id) {
-        throw badRequest('O identificador enviado não corresponde ao do endereço.');
-      }
-      const cliente = await updateCliente(db, id, input.nome).catch(rethrowDuplicate);
-      if (!cliente) throw notFound(NOT_FOUND);
-      return cliente;
-    },
-  );
+  app.put<{ Params: { id: string } }>('/api/cliente/:id', admin, async (request) => {
+    const id = parseId(request.params.id, 'Identificador de cliente');
+    const input = parseInput(clienteUpdateSchema, request.body);
+    if (input.id !== undefined && input.id.toLowerCase() !== id) {
+      throw badRequest('O identificador enviado não corresponde ao do endereço.');
+    }
+    const cliente = await updateCliente(db, id, input.nome).catch(rethrowDuplicate);
+    if (!cliente) throw notFound(NOT_FOUND);
+    return cliente;
+  });
 
-  app.delete<{ Params: { id: string } }>(
-    '/api/cliente/:id',
-    admin,
-    async (request) => {
-      const id = parseId(request.params.id, 'Identificador de cliente');
-      return db
-        .transaction(async (tx) => {
-          const usage = await clienteUsage(tx, id);
-          if (usage.projetos > 0 || usage.usuarios > 0) throw conflict(IN_USE);
-          if (!(await deleteCliente(tx, id))) throw notFound(NOT_FOUND);
-          return { _id: id };
-        })
-        .catch((error: unknown) => {
-          if (isForeignKeyViolation(error)) throw conflict(IN_USE);
-          throw error;
-        });
-    },
-  );
+  app.delete<{ Params: { id: string } }>('/api/cliente/:id', admin, async (request) => {
+    const id = parseId(request.params.id, 'Identificador de cliente');
+    return db
+      .transaction(async (tx) => {
+        const usage = await clienteUsage(tx, id);
+        if (usage.projetos > 0 || usage.usuarios > 0) throw conflict(IN_USE);
+        if (!(await deleteCliente(tx, id))) throw notFound(NOT_FOUND);
+        return { _id: id };
+      })
+      .catch((error: unknown) => {
+        if (isForeignKeyViolation(error)) throw conflict(IN_USE);
+        throw error;
+      });
+  });
 }

@@ -125,7 +125,13 @@ function parseFile(fluxo: PreloadedFluxo, text: string, fuso: number | undefined
 }
 
 function toPontoInput(ponto: object): PontoInput {
-  const { coordenadas, localizacao: _localizacao, carregadoBackoffice: _c, coletado: _k, ...dados } = ponto as {
+  const {
+    coordenadas,
+    localizacao: _localizacao,
+    carregadoBackoffice: _c,
+    coletado: _k,
+    ...dados
+  } = ponto as {
     coordenadas?: [number, number];
     localizacao?: unknown;
     carregadoBackoffice?: unknown;

@@ -82,7 +82,7 @@ export async function listPreloadedPontos(db: Queryable, projetoId: string): Pro
   return db.query<PontoRow>(
     `SELECT id, fluxo, lat, lng, coletado, carregado_backoffice, dados FROM registros
      WHERE projeto = $1 AND fluxo IN ('ip', 'bdgd', 'fiscalizacao', 'lpt2')
-     ORDER BY fluxo, created_at, id`,
+     ORDER BY fluxo, ordem NULLS LAST, created_at, id`,
     [projetoId],
   );
 }
@@ -91,7 +91,14 @@ export async function insertProjeto(tx: Queryable, input: ProjetoInput): Promise
   const rows = await tx.query<{ id: string }>(
     `INSERT INTO projetos (nome, cliente, fluxos, fuso, disponivel_interpres, limite_download)
      VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-    [input.nome, input.cliente, input.fluxos, input.fuso ?? null, input.disponivelInterpres, input.limiteDownload ?? null],
+    [
+      input.nome,
+      input.cliente,
+      input.fluxos,
+      input.fuso ?? null,
+      input.disponivelInterpres,
+      input.limiteDownload ?? null,
+    ],
   );
   const row = rows[0];
   if (!row) throw new Error('INSERT ... RETURNING gave no row');
@@ -103,7 +110,15 @@ export async function updateProjeto(tx: Queryable, id: string, input: ProjetoInp
     `UPDATE projetos SET nome = $2, cliente = $3, fluxos = $4, fuso = $5, disponivel_interpres = $6,
        limite_download = $7
      WHERE id = $1 RETURNING id`,
-    [id, input.nome, input.cliente, input.fluxos, input.fuso ?? null, input.disponivelInterpres, input.limiteDownload ?? null],
+    [
+      id,
+      input.nome,
+      input.cliente,
+      input.fluxos,
+      input.fuso ?? null,
+      input.disponivelInterpres,
+      input.limiteDownload ?? null,
+    ],
   );
   return rows.length > 0;
 }
@@ -129,9 +144,10 @@ export async function invalidZonaLabels(tx: Queryable, zonas: ZonaInput[]): Prom
  * the project is assigned again to the zone that now contains it.
  */
 export async function replaceZonas(tx: Queryable, projetoId: string, zonas: ZonaInput[]): Promise<void> {
-  const existing = await tx.query<{ id: string; label: string }>('SELECT id, label FROM zonas WHERE projeto = $1', [
-    projetoId,
-  ]);
+  const existing = await tx.query<{ id: string; label: string }>(
+    'SELECT id, label FROM zonas WHERE projeto = $1',
+    [projetoId],
+  );
   const unused = new Map(existing.map((zona) => [zona.id, zona.label]));
   const withIds = zonas.map((zona) => {
     let id = zona._id && unused.has(zona._id) ? zona._id : undefined;
@@ -179,7 +195,7 @@ export async function replacePreloadedPontos(
   const fresh = pontos.filter((ponto) => !keptKeys.has(preloadedKey(fluxo, ponto)));
   if (fresh.length === 0) return;
   await tx.query(
-    `INSERT INTO registros (id, fluxo, projeto, zona, lat, lng, geom, carregado_backoffice, coletado, dados)
+    `INSERT INTO registros (id, fluxo, projeto, zona, lat, lng, geom, carregado_backoffice, coletado, dados, ordem)
      SELECT gen_random_uuid(), $2, $1,
        CASE WHEN p.lat IS NULL THEN NULL ELSE (
          SELECT z.id FROM zonas z
@@ -187,8 +203,8 @@ export async function replacePreloadedPontos(
          ORDER BY z.id LIMIT 1) END,
        p.lat, p.lng,
        CASE WHEN p.lat IS NULL THEN NULL ELSE ST_SetSRID(ST_MakePoint(p.lng, p.lat), 4326) END,
-       true, false, p.dados
-     FROM jsonb_to_recordset($3::jsonb) AS p(lat double precision, lng double precision, dados jsonb)`,
-    [projetoId, fluxo, JSON.stringify(fresh)],
+       true, false, p.dados, p.ordem
+     FROM jsonb_to_recordset($3::jsonb) AS p(lat double precision, lng double precision, dados jsonb, ordem integer)`,
+    [projetoId, fluxo, JSON.stringify(fresh.map((ponto, index) => ({ ...ponto, ordem: index + 1 })))],
   );
 }

@@ -99,7 +99,9 @@ export async function projetoRoutes(app: FastifyInstance, { db, access }: { db: 
         if (input.zonas) {
           const invalid = await invalidZonaLabels(tx, input.zonas);
           if (invalid.length > 0) {
-            throw badRequest(`Zoneamento: o polígono "${invalid.join('", "')}" é inválido (as bordas se cruzam).`);
+            throw badRequest(
+              `Zoneamento: o polígono "${invalid.join('", "')}" é inválido (as bordas se cruzam).`,
+            );
           }
           await replaceZonas(tx, projetoId, input.zonas);
         }

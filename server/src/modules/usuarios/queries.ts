@@ -105,7 +105,11 @@ export async function setUserZonas(db: Queryable, userId: string, zonas: string[
 }
 
 /** How many of the zones belong to projects of the client. */
-export async function countZonasOfCliente(db: Queryable, zonas: string[], clienteId: string): Promise<number> {
+export async function countZonasOfCliente(
+  db: Queryable,
+  zonas: string[],
+  clienteId: string,
+): Promise<number> {
   const rows = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM zonas z JOIN projetos p ON p.id = z.projeto
      WHERE z.id = ANY($1::uuid[]) AND p.cliente = $2`,

@@ -1,0 +1,54 @@
+// End-to-end journeys: the built web app served by the real server on a fresh data directory.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+import { ADMIN, BASE_URL, PORT } from './support/env';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'novus-e2e-'));
+
+export default defineConfig({
+  testDir: './tests',
+  workers: 1,
+  fullyParallel: false,
+  retries: process.env.CI ? 1 : 0,
+  forbidOnly: Boolean(process.env.CI),
+  reporter: 'list',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  use: {
+    baseURL: BASE_URL,
+    locale: 'pt-BR',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: {
+    command: 'node --import tsx ../server/src/main.ts',
+    url: `${BASE_URL}/api/health`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      // The journeys run on the embedded default (PGlite in a fresh directory), even where CI sets DATABASE_URL.
+      DATABASE_URL: '',
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_LOGIN: ADMIN.login,
+      ADMIN_PASSWORD: ADMIN.password,
+      WEB_DIST: path.resolve(import.meta.dirname, '../web/dist'),
+    },
+  },
+});

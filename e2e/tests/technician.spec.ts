@@ -1,0 +1,52 @@
+import { expect, test } from '@playwright/test';
+import { expectAccessible } from '../support/axe';
+import { ADMIN } from '../support/env';
+import { HomePage } from '../support/home-page';
+import { LoginPage } from '../support/login-page';
+import { PHONE, screenshot } from '../support/screens';
+
+test.use({ viewport: PHONE, isMobile: true, hasTouch: true });
+
+test.describe('the technician on a phone', () => {
+  test('the home shows the greeting, version 1.22.4, database 21 and storage', async ({ page }) => {
+    await new LoginPage(page).goto();
+    await screenshot(page, 'tecnico-login');
+    await new LoginPage(page).signIn(ADMIN.login, ADMIN.password);
+    const home = new HomePage(page);
+    await home.expectLoaded(ADMIN.nome);
+    await expect(home.storage).toHaveText(/^Armazenamento: \d+,\d{2} GB de \d+,\d{2} GB \(\d+(,\d)?%\)$/);
+    await expect(page.getByRole('button', { name: 'Compactar Imagens' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Sincronizar' })).toBeDisabled();
+    await expect(page.getByText(/Disponível em breve/)).toBeVisible();
+    await expectAccessible(page, 'home');
+    await screenshot(page, 'tecnico-home');
+
+    await home.iniciar.click();
+    await expect(page).toHaveURL('/projetos');
+    await expect(page.getByRole('heading', { name: 'Escolha um projeto' })).toBeVisible();
+    await expectAccessible(page, 'projetos');
+    await screenshot(page, 'tecnico-projetos');
+    await page.getByRole('link', { name: 'Sair' }).click();
+    await expect(page).toHaveURL('/');
+  });
+
+  test('the home opens again with the network off', async ({ page, context }) => {
+    await new LoginPage(page).signInAsAdmin();
+    const home = new HomePage(page);
+    await home.expectLoaded(ADMIN.nome);
+
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+
+    await context.setOffline(true);
+    await page.reload();
+    await home.expectLoaded(ADMIN.nome);
+    await page.getByRole('link', { name: 'Iniciar' }).click();
+    await expect(page.getByRole('heading', { name: 'Escolha um projeto' })).toBeVisible();
+    await screenshot(page, 'tecnico-offline-projetos');
+    await context.setOffline(false);
+  });
+});

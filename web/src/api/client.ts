@@ -1,0 +1,87 @@
+// The one place the app talks HTTP: same-origin JSON calls with the auth cookie.
+import { z } from 'zod';
+
+export const errorBodySchema = z.object({
+  message: z.string().optional(),
+  errors: z.array(z.object({ msg: z.string() })).optional(),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+/** A non-OK answer, or no answer at all (status 0: offline or the server is down). */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly body: ErrorBody;
+
+  constructor(status: number, body: ErrorBody, message?: string) {
+    super(message ?? body.message ?? `HTTP ${status}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.body = body;
+  }
+
+  /** The server's own words, if it sent any. */
+  get serverMessage(): string | undefined {
+    return this.body.message;
+  }
+}
+
+export interface ApiClientOptions {
+  /** Called on any 401 before the error is thrown (the back office sends the user to log in). */
+  onUnauthorized?: () => void;
+  fetchFn?: typeof fetch;
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export class ApiClient {
+  private readonly onUnauthorized: (() => void) | undefined;
+  private readonly fetchFn: typeof fetch;
+
+  constructor(options: ApiClientOptions = {}) {
+    this.onUnauthorized = options.onUnauthorized;
+    this.fetchFn = options.fetchFn ?? ((input, init) => fetch(input, init));
+  }
+
+  /** Sends a request and validates the JSON answer with `schema`. */
+  async json<T>(method: Method, path: string, schema: z.ZodType<T>, body?: unknown): Promise<T> {
+    const response = await this.send(method, path, body);
+    const data: unknown = await response.json();
+    return schema.parse(data);
+  }
+
+  /** Sends a request whose answer body does not matter (204, or 200 on DELETE). */
+  async call(method: Method, path: string, body?: unknown): Promise<void> {
+    await this.send(method, path, body);
+  }
+
+  private async send(method: Method, path: string, body?: unknown): Promise<Response> {
+    const init: RequestInit = {
+      method,
+      credentials: 'same-origin',
+      headers:
+        body === undefined
+          ? { Accept: 'application/json' }
+          : { Accept: 'application/json', 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    };
+    let response: Response;
+    try {
+      response = await this.fetchFn(path, init);
+    } catch (cause) {
+      throw new ApiError(0, {}, cause instanceof Error ? cause.message : 'Falha de rede');
+    }
+    if (response.ok) return response;
+    const errorBody = await readErrorBody(response);
+    if (response.status === 401) this.onUnauthorized?.();
+    throw new ApiError(response.status, errorBody);
+  }
+}
+
+async function readErrorBody(response: Response): Promise<ErrorBody> {
+  try {
+    const parsed = errorBodySchema.safeParse(await response.json());
+    return parsed.success ? parsed.data : {};
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,119 @@
+// 'Adicionar Cliente' (/backoffice/cliente/add) and 'Alterar Cliente' (/backoffice/cliente/:clienteId).
+import { useEffect, useState } from 'react';
+import { Link as RouterLink, useParams } from 'react-router';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Box, Button, CircularProgress, Stack, TextField, Typography } from '@mui/material';
+import { clienteInputSchema } from '@novus/domain/cliente';
+import { createCliente, getCliente, updateCliente } from '../../api/cliente';
+import { useBackofficeApi } from '../backoffice-api';
+import { serverMessageOr } from '../server-message';
+import { CLIENTE_TEXT } from './messages';
+
+interface Notice {
+  severity: 'success' | 'error';
+  text: string;
+}
+
+export function ClienteForm() {
+  const { clienteId } = useParams();
+  const editing = clienteId !== undefined;
+  const { api, log } = useBackofficeApi();
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [loading, setLoading] = useState(editing);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors, isSubmitting },
+  } = useForm({ resolver: zodResolver(clienteInputSchema), defaultValues: { nome: '' } });
+
+  useEffect(() => {
+    if (clienteId === undefined) return;
+    let active = true;
+    getCliente(api, clienteId).then(
+      (cliente) => {
+        if (!active) return;
+        reset({ nome: cliente.nome });
+        setLoading(false);
+      },
+      (error: unknown) => {
+        if (!active) return;
+        log('Falha ao carregar cliente', error);
+        setNotice({ severity: 'error', text: serverMessageOr(error, CLIENTE_TEXT.loadOneFailed) });
+        setLoading(false);
+      },
+    );
+    return () => {
+      active = false;
+    };
+  }, [api, log, clienteId, reset]);
+
+  const onSubmit = handleSubmit(async (input) => {
+    setNotice(null);
+    try {
+      if (clienteId === undefined) {
+        await createCliente(api, input);
+        reset({ nome: '' });
+        setNotice({ severity: 'success', text: CLIENTE_TEXT.created });
+      } else {
+        const saved = await updateCliente(api, clienteId, input);
+        reset({ nome: saved.nome });
+        setNotice({ severity: 'success', text: CLIENTE_TEXT.updated });
+      }
+    } catch (error) {
+      log(editing ? 'Falha ao gravar alterações de cliente' : 'Falha ao adicionar cliente', error);
+      setNotice({
+        severity: 'error',
+        text: editing
+          ? serverMessageOr(error, CLIENTE_TEXT.updateFailed, 'edit')
+          : serverMessageOr(error, CLIENTE_TEXT.createFailed, 'create'),
+      });
+    }
+  });
+
+  return (
+    <Stack spacing={2} sx={{ maxWidth: 560 }}>
+      <Typography component="h1" variant="h5">
+        {editing ? 'Alterar Cliente' : 'Adicionar Cliente'}
+      </Typography>
+      {notice !== null && (
+        <Alert severity={notice.severity} role={notice.severity === 'error' ? 'alert' : 'status'}>
+          {notice.text}
+        </Alert>
+      )}
+      {loading ? (
+        <CircularProgress aria-label="Carregando cliente" />
+      ) : (
+        <Box component="form" onSubmit={onSubmit} noValidate>
+          <Stack spacing={2}>
+            <TextField
+              label="Nome"
+              error={errors.nome !== undefined}
+              helperText={errors.nome?.message}
+              slotProps={{ inputLabel: { shrink: true } }}
+              {...register('nome')}
+            />
+            <Stack direction="row" spacing={1}>
+              <Button
+                type="submit"
+                variant="contained"
+                disabled={isSubmitting}
+                startIcon={
+                  isSubmitting ? (
+                    <CircularProgress size={18} color="inherit" aria-label="Gravando" />
+                  ) : undefined
+                }
+              >
+                Gravar
+              </Button>
+              <Button component={RouterLink} to="/backoffice/cliente" variant="text">
+                Voltar
+              </Button>
+            </Stack>
+          </Stack>
+        </Box>
+      )}
+    </Stack>
+  );
+}

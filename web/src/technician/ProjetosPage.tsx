@@ -1,0 +1,55 @@
+// 'Escolha um projeto': projects kept on the device (downloaded by sync).
+import { useEffect, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { Alert, Button, List, ListItemButton, ListItemText, Paper, Stack, Typography } from '@mui/material';
+import type { LocalProjeto } from '../offline/db';
+import { useServices } from '../app/services';
+
+export function ProjetosPage() {
+  const { localStore } = useServices();
+  const [projetos, setProjetos] = useState<LocalProjeto[] | null>(null);
+  const [failed, setFailed] = useState(false);
+
+  useEffect(() => {
+    let active = true;
+    localStore.listProjetos().then(
+      (list) => active && setProjetos(list),
+      () => active && setFailed(true),
+    );
+    return () => {
+      active = false;
+    };
+  }, [localStore]);
+
+  return (
+    <Stack spacing={2}>
+      <Typography component="h1" variant="h5">
+        Escolha um projeto
+      </Typography>
+      {failed && <Alert severity="error">Não foi possível ler os projetos deste aparelho.</Alert>}
+      {projetos !== null && projetos.length === 0 && (
+        <Typography color="text.secondary">
+          Nenhum projeto neste aparelho. Sincronize para baixar seus projetos.
+        </Typography>
+      )}
+      {projetos !== null && projetos.length > 0 && (
+        <Paper variant="outlined">
+          <List aria-label="Projetos">
+            {projetos.map((projeto) => (
+              <ListItemButton
+                key={projeto.id}
+                component={RouterLink}
+                to={`/projeto/${encodeURIComponent(projeto.id)}`}
+              >
+                <ListItemText primary={projeto.nome} />
+              </ListItemButton>
+            ))}
+          </List>
+        </Paper>
+      )}
+      <Button component={RouterLink} to="/" variant="outlined" size="large">
+        Sair
+      </Button>
+    </Stack>
+  );
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ApiClient, ApiError } from '../src/api/client';
+
+function respond(status: number, body?: unknown): typeof fetch {
+  return async () =>
+    new Response(body === undefined ? null : JSON.stringify(body), {
+      status,
+      headers: { 'Content-Type': 'application/json' },
+    });
+}
+
+describe('the API client', () => {
+  it('validates a good answer with the given schema', async () => {
+    const api = new ApiClient({ fetchFn: respond(200, [{ _id: '1', nome: 'Copel' }]) });
+    await expect(
+      api.json('GET', '/api/cliente', z.array(z.object({ _id: z.string(), nome: z.string() }))),
+    ).resolves.toEqual([{ _id: '1', nome: 'Copel' }]);
+  });
+
+  it("throws the server's message and validation errors", async () => {
+    const api = new ApiClient({
+      fetchFn: respond(400, { message: 'Dados inválidos.', errors: [{ msg: 'a' }, { msg: 'b' }] }),
+    });
+    const error = await api.call('POST', '/api/cliente', { nome: '' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    if (!(error instanceof ApiError)) return;
+    expect(error.status).toBe(400);
+    expect(error.serverMessage).toBe('Dados inválidos.');
+    expect(error.body.errors).toEqual([{ msg: 'a' }, { msg: 'b' }]);
+  });
+
+  it('calls onUnauthorized on 401 and still throws', async () => {
+    let calls = 0;
+    const api = new ApiClient({
+      fetchFn: respond(401, { message: 'Sessão expirada.' }),
+      onUnauthorized: () => calls++,
+    });
+    await expect(api.call('GET', '/api/cliente')).rejects.toBeInstanceOf(ApiError);
+    expect(calls).toBe(1);
+  });
+
+  it('reports a network failure as status 0 without a server message', async () => {
+    const api = new ApiClient({
+      fetchFn: async () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    const error = await api.call('POST', '/api/auth/logout').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    if (!(error instanceof ApiError)) return;
+    expect(error.status).toBe(0);
+    expect(error.serverMessage).toBeUndefined();
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { SESSION_KEY, SessionStore } from '../src/offline/session';
+
+class MemoryStorage implements Storage {
+  private readonly items = new Map<string, string>();
+  get length() {
+    return this.items.size;
+  }
+  clear() {
+    this.items.clear();
+  }
+  getItem(key: string) {
+    return this.items.get(key) ?? null;
+  }
+  key(index: number) {
+    return [...this.items.keys()][index] ?? null;
+  }
+  removeItem(key: string) {
+    this.items.delete(key);
+  }
+  setItem(key: string, value: string) {
+    this.items.set(key, value);
+  }
+}
+
+const NOW = Date.UTC(2026, 10, 22, 12);
+const claims = { nome: 'Ana Souza', roles: ['tecnico'], zonas: ['z1'], exp: NOW / 1000 + 3600 };
+
+describe('the device session', () => {
+  it('exists while exp is in the future and is gone after it', () => {
+    let now = NOW;
+    const store = new SessionStore(new MemoryStorage(), () => now);
+    expect(store.get()).toBeNull();
+    store.set(claims);
+    expect(store.get()).toEqual(claims);
+    now = NOW + 3600 * 1000;
+    expect(store.get()).toBeNull();
+  });
+
+  it('returns the same object while unchanged, as useSyncExternalStore requires', () => {
+    const store = new SessionStore(new MemoryStorage(), () => NOW);
+    store.set(claims);
+    expect(store.get()).toBe(store.get());
+  });
+
+  it('ignores a malformed entry and notifies listeners on clear', () => {
+    const storage = new MemoryStorage();
+    storage.setItem(SESSION_KEY, '{"nome":1}');
+    const store = new SessionStore(storage, () => NOW);
+    expect(store.get()).toBeNull();
+    let calls = 0;
+    store.subscribe(() => calls++);
+    store.set(claims);
+    store.clear();
+    expect(calls).toBe(2);
+    expect(storage.getItem(SESSION_KEY)).toBeNull();
+  });
+});
