@@ -16,6 +16,7 @@ import { createAccess } from './auth/access.ts';
 import { rejectCrossSite } from './auth/csrf.ts';
 import { LoginLimiter } from './auth/login-limiter.ts';
 import type { TokenService } from './auth/tokens.ts';
+import { DEFAULT_TILES, type TileConfig } from './config.ts';
 import type { Database } from './db/database.ts';
 import { AppError } from './errors.ts';
 import { clienteRoutes } from './modules/clientes/routes.ts';
@@ -31,6 +32,20 @@ export interface AppOptions {
   webDist?: string;
   logger?: boolean;
   trustProxy?: boolean;
+  tiles?: TileConfig;
+  tilesDir?: string;
+}
+
+/** The origins a tile URL template loads from, for the Content-Security-Policy (relative URLs are 'self'). */
+function tileOrigins(tiles: TileConfig): string[] {
+  return [tiles.street, tiles.satellite].flatMap((template) => {
+    try {
+      const url = new URL(template.replace(/\{[a-z]\}/g, '0'));
+      return [url.origin];
+    } catch {
+      return [];
+    }
+  });
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -41,6 +56,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   const { db, tokens } = options;
   const limiter = options.limiter ?? new LoginLimiter();
+  const tiles = options.tiles ?? DEFAULT_TILES;
 
   app.setErrorHandler(errorHandler);
   await app.register(helmet, {
@@ -49,7 +65,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       directives: {
         upgradeInsecureRequests: null,
         // Photos kept on the device are shown from blob: URLs.
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        imgSrc: ["'self'", 'data:', 'blob:', ...tileOrigins(tiles)],
+        connectSrc: ["'self'", ...tileOrigins(tiles)],
       },
     },
     strictTransportSecurity: false,
@@ -70,12 +87,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await db.query('SELECT 1');
     return { status: 'ok', database: db.engine };
   });
+  // What the app needs to know of this installation; public, so the map works before and after login.
+  app.get('/api/config', async () => ({ tiles }));
   await app.register(authRoutes, { db, tokens, limiter });
   const access = createAccess(db);
   await app.register(clienteRoutes, { db, access });
   await app.register(projetoRoutes, { db, access });
   await app.register(usuarioRoutes, { db, access });
   await app.register(loggerRoutes, { db });
+
+  if (options.tilesDir) {
+    await app.register(fastifyStatic, {
+      root: options.tilesDir,
+      prefix: '/tiles/',
+      decorateReply: false,
+      maxAge: '7d',
+    });
+  }
 
   const webDist = options.webDist;
   if (webDist && fs.existsSync(path.join(webDist, 'index.html'))) {

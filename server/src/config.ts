@@ -14,7 +14,21 @@ export interface Config {
   authSecret: string;
   tokenDays: number;
   webDist: string;
+  tiles: TileConfig;
+  /** A folder of {z}/{x}/{y}.png tiles served at /tiles, for self-hosting and tests. */
+  tilesDir: string | undefined;
 }
+
+/** Map tile URL templates ({z}/{x}/{y}); the public OpenStreetMap servers are for viewing only. */
+export interface TileConfig {
+  street: string;
+  satellite: string;
+}
+
+export const DEFAULT_TILES: TileConfig = {
+  street: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+  satellite: 'https://server.arcgisonline.com/ArcGIS/rest/services/World_Imagery/MapServer/tile/{z}/{y}/{x}',
+};
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR ?? './data');
@@ -29,6 +43,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authSecret: env.AUTH_SECRET || readOrCreateSecret(dataDir),
     tokenDays: Number(env.AUTH_TOKEN_DAYS ?? DEFAULT_TOKEN_DAYS),
     webDist: path.resolve(env.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+    tiles: {
+      street: env.TILE_URL_STREET || DEFAULT_TILES.street,
+      satellite: env.TILE_URL_SATELLITE || DEFAULT_TILES.satellite,
+    },
+    tilesDir: env.TILES_DIR ? path.resolve(env.TILES_DIR) : undefined,
   };
 }
 

@@ -15,6 +15,8 @@ const app = await buildApp({
   webDist: config.webDist,
   logger: true,
   trustProxy: process.env.TRUST_PROXY === '1',
+  tiles: config.tiles,
+  ...(config.tilesDir ? { tilesDir: config.tilesDir } : {}),
 });
 
 let closing = false;

@@ -7,6 +7,12 @@ import { buildApp } from '../src/app.ts';
 import { TokenService } from '../src/auth/tokens.ts';
 import { createTestContext, TEST_SECRET, type TestContext } from './support/test-app.ts';
 
+// A 1x1 transparent PNG.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
+
 describe('serving the web app', () => {
   let ctx: TestContext;
   let app: FastifyInstance;
@@ -17,8 +23,16 @@ describe('serving the web app', () => {
     fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Novus</title>');
     fs.writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
     fs.writeFileSync(path.join(dist, 'sw.js'), 'self.addEventListener("fetch", () => {})');
+    fs.mkdirSync(path.join(dist, 'tiles', '19', '100'), { recursive: true });
+    fs.writeFileSync(path.join(dist, 'tiles', '19', '100', '200.png'), PNG);
     ctx = await createTestContext();
-    app = await buildApp({ db: ctx.db, tokens: new TokenService(TEST_SECRET, 30), webDist: dist });
+    app = await buildApp({
+      db: ctx.db,
+      tokens: new TokenService(TEST_SECRET, 30),
+      webDist: dist,
+      tilesDir: path.join(dist, 'tiles'),
+      tiles: { street: '/tiles/{z}/{x}/{y}.png', satellite: 'https://sat.example/{z}/{y}/{x}' },
+    });
   });
   afterAll(async () => {
     await app.close();
@@ -55,5 +69,20 @@ describe('serving the web app', () => {
     const response = await app.inject({ method: 'GET', url: '/api/health' });
     expect(response.statusCode).toBe(200);
     expect(response.json().status).toBe('ok');
+  });
+
+  it('serves map tiles from a local folder and tells the app its tile URLs, allowed by the CSP', async () => {
+    const tile = await app.inject({ method: 'GET', url: '/tiles/19/100/200.png' });
+    expect(tile.statusCode).toBe(200);
+    expect(tile.headers['content-type']).toBe('image/png');
+    expect(tile.rawPayload.equals(PNG)).toBe(true);
+    expect((await app.inject({ method: 'GET', url: '/tiles/19/100/201.png' })).statusCode).toBe(404);
+    const config = await app.inject({ method: 'GET', url: '/api/config' });
+    expect(config.json()).toEqual({
+      tiles: { street: '/tiles/{z}/{x}/{y}.png', satellite: 'https://sat.example/{z}/{y}/{x}' },
+    });
+    expect(config.headers['content-security-policy']).toContain(
+      "img-src 'self' data: blob: https://sat.example",
+    );
   });
 });
