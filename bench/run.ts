@@ -1,6 +1,9 @@
 // Benchmarks of the server through app.inject(): throughput, p95 and peak memory, on PGlite and, when
 // DATABASE_URL is set, on PostgreSQL in the same run so the two compare as a ratio. Bounded in count.
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { buildApp } from '../server/src/app.ts';
 import { LoginLimiter } from '../server/src/auth/login-limiter.ts';
 import { hashPassword } from '../server/src/auth/passwords.ts';
@@ -8,6 +11,7 @@ import { TokenService } from '../server/src/auth/tokens.ts';
 import { type Database, openPglite, openPostgres } from '../server/src/db/database.ts';
 import { migrate } from '../server/src/db/migrate.ts';
 import { insertUser } from '../server/src/modules/usuarios/queries.ts';
+import { LocalBlobStore } from '../server/src/storage/blob-store.ts';
 
 interface Result {
   engine: string;
@@ -47,10 +51,12 @@ async function run(engine: string, db: Database): Promise<Result[]> {
     roles: ['administrador'],
     cliente: undefined,
   });
+  const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), 'novus-bench-fotos-'));
   const app = await buildApp({
     db,
     tokens: new TokenService('bench-secret-bench-secret-bench', 30),
     limiter: new LoginLimiter(),
+    blobs: new LocalBlobStore(blobDir),
   });
   const res = await app.inject({
     method: 'POST',
@@ -86,6 +92,7 @@ async function run(engine: string, db: Database): Promise<Result[]> {
 
   await app.close();
   await db.close();
+  fs.rmSync(blobDir, { recursive: true, force: true });
   return results;
 }
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, {
   type FastifyError,
@@ -22,7 +23,9 @@ import { AppError } from './errors.ts';
 import { clienteRoutes } from './modules/clientes/routes.ts';
 import { loggerRoutes } from './modules/logger/routes.ts';
 import { projetoRoutes } from './modules/projetos/routes.ts';
+import { registroRoutes } from './modules/registros/routes.ts';
 import { usuarioRoutes } from './modules/usuarios/routes.ts';
+import type { BlobStore } from './storage/blob-store.ts';
 
 export interface AppOptions {
   db: Database;
@@ -34,6 +37,8 @@ export interface AppOptions {
   trustProxy?: boolean;
   tiles?: TileConfig;
   tilesDir?: string;
+  /** Where photo bytes live. */
+  blobs: BlobStore;
 }
 
 /** The origins a tile URL template loads from, for the Content-Security-Policy (relative URLs are 'self'). */
@@ -74,6 +79,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(cookie);
   await app.register(formbody);
+  await app.register(multipart);
 
   app.decorateRequest('session', undefined);
   app.decorateRequest('actor', undefined);
@@ -94,6 +100,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(clienteRoutes, { db, access });
   await app.register(projetoRoutes, { db, access });
   await app.register(usuarioRoutes, { db, access });
+  await app.register(registroRoutes, { db, access, blobs: options.blobs });
   await app.register(loggerRoutes, { db });
 
   if (options.tilesDir) {
@@ -158,4 +165,9 @@ const FASTIFY_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: 'O corpo da requisição está vazio.',
   FST_ERR_CTP_INVALID_JSON_BODY: 'O corpo da requisição não é um JSON válido.',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Tamanho do conteúdo inválido.',
+  FST_REQ_FILE_TOO_LARGE: 'A foto excede o tamanho máximo de 15 MB.',
+  FST_FILES_LIMIT: 'Fotos demais para este registro.',
+  FST_PARTS_LIMIT: 'Campos demais no envio.',
+  FST_FIELDS_LIMIT: 'Campos demais no envio.',
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'O envio deve ser multipart/form-data.',
 };

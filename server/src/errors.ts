@@ -24,6 +24,8 @@ export const forbidden = (message = 'Usuario nao tem permissao para esse recurso
   new AppError(403, message);
 export const notFound = (message = 'Recurso não encontrado.') => new AppError(404, message);
 export const conflict = (message: string) => new AppError(409, message, [{ msg: message }]);
+export const tooLarge = (message: string) => new AppError(413, message);
+export const unsupportedMedia = (message: string) => new AppError(415, message);
 export const tooManyRequests = (message: string) => new AppError(429, message);
 
 export function validationError(error: z.ZodError): AppError {

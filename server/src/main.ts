@@ -1,10 +1,12 @@
 // Reads the configuration, opens and migrates the database, and serves the API and the web app.
 import os from 'node:os';
+import path from 'node:path';
 import { buildApp } from './app.ts';
 import { TokenService } from './auth/tokens.ts';
 import { ensureFirstAdmin } from './bootstrap.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/open.ts';
+import { LocalBlobStore } from './storage/blob-store.ts';
 
 const config = loadConfig();
 const db = await openDatabase(config);
@@ -15,6 +17,7 @@ const app = await buildApp({
   webDist: config.webDist,
   logger: true,
   trustProxy: process.env.TRUST_PROXY === '1',
+  blobs: new LocalBlobStore(path.join(config.dataDir, 'fotos')),
   tiles: config.tiles,
   ...(config.tilesDir ? { tilesDir: config.tilesDir } : {}),
 });

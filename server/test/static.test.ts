@@ -29,6 +29,7 @@ describe('serving the web app', () => {
     app = await buildApp({
       db: ctx.db,
       tokens: new TokenService(TEST_SECRET, 30),
+      blobs: ctx.blobs,
       webDist: dist,
       tilesDir: path.join(dist, 'tiles'),
       tiles: { street: '/tiles/{z}/{x}/{y}.png', satellite: 'https://sat.example/{z}/{y}/{x}' },

@@ -12,6 +12,8 @@ export interface Actor {
   nome: string;
   roles: Role[];
   cliente: string | null;
+  /** Zones assigned to the user (technicians). */
+  zonas: string[];
 }
 
 declare module 'fastify' {
@@ -42,9 +44,13 @@ export function createAccess(db: Queryable): Access {
           last_name: string;
           roles: string[];
           cliente: string | null;
-        }>('SELECT id, login, first_name, last_name, roles, cliente FROM usuarios WHERE id = $1', [
-          request.session.sub,
-        ]);
+          zonas: string[];
+        }>(
+          `SELECT id, login, first_name, last_name, roles, cliente,
+             ARRAY(SELECT zona::text FROM usuario_zonas WHERE usuario = u.id) AS zonas
+           FROM usuarios u WHERE id = $1`,
+          [request.session.sub],
+        );
         const row = rows[0];
         // A deleted user's token no longer opens anything.
         if (!row) throw unauthorized();
@@ -53,6 +59,7 @@ export function createAccess(db: Queryable): Access {
           nome: [row.first_name, row.last_name].join(' ').trim() || row.login,
           roles: row.roles.filter(isRole),
           cliente: row.cliente,
+          zonas: row.zonas,
         };
         if (roles.length > 0 && !roles.some((role) => actor.roles.includes(role))) throw forbidden();
         request.actor = actor;
@@ -98,6 +105,32 @@ export const policies = {
       scope.all ||
       (scope.cliente !== null && scope.cliente === projeto.cliente) ||
       (scope.interpres && projeto.disponivelInterpres)
+    );
+  },
+  /** Records and their photos: the client's supervisor, or a technician of the record's zone or its author. */
+  readRegistro(
+    actor: Actor,
+    registro: { cliente: string; zona: string | null; tecnico: string | null },
+  ): boolean {
+    return (
+      has(actor, 'administrador') ||
+      (has(actor, 'supervisor') && actor.cliente === registro.cliente) ||
+      (has(actor, 'tecnico') &&
+        ((registro.zona !== null && actor.zonas.includes(registro.zona)) || registro.tecnico === actor.id))
+    );
+  },
+  readZona(actor: Actor, zona: { id: string; cliente: string }): boolean {
+    return (
+      has(actor, 'administrador') ||
+      (has(actor, 'supervisor') && actor.cliente === zona.cliente) ||
+      (has(actor, 'tecnico') && actor.zonas.includes(zona.id))
+    );
+  },
+  /** Technicians upload to the projects holding one of their zones. */
+  uploadTo(actor: Actor, projetoZonas: string[]): boolean {
+    return (
+      has(actor, 'administrador') ||
+      (has(actor, 'tecnico') && projetoZonas.some((z) => actor.zonas.includes(z)))
     );
   },
 };

@@ -1,6 +1,8 @@
 // A fresh app and database for one test file, plus small factories for users and sessions.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
 import type { Role } from '@novus/domain/roles';
@@ -11,6 +13,7 @@ import { TokenService } from '../../src/auth/tokens.ts';
 import { type Database, openPglite, openPostgres } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { insertUser, type UsuarioRow } from '../../src/modules/usuarios/queries.ts';
+import { LocalBlobStore } from '../../src/storage/blob-store.ts';
 
 export const TEST_SECRET = 'test-secret-that-is-long-enough-for-hs256';
 export const PASSWORD = 'senha-de-teste-123';
@@ -19,6 +22,8 @@ export interface TestContext {
   app: FastifyInstance;
   db: Database;
   tokens: TokenService;
+  blobs: LocalBlobStore;
+  blobDir: string;
   close(): Promise<void>;
 }
 
@@ -49,9 +54,12 @@ export async function createTestContext(
 ): Promise<TestContext> {
   const { db, drop } = await openTestDatabase();
   const tokens = new TokenService(TEST_SECRET, 30);
+  const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), 'novus-fotos-'));
+  const blobs = new LocalBlobStore(blobDir);
   const app = await buildApp({
     db,
     tokens,
+    blobs,
     limiter: new LoginLimiter(options.limits),
     trustProxy: options.trustProxy ?? false,
   });
@@ -60,10 +68,13 @@ export async function createTestContext(
     app,
     db,
     tokens,
+    blobs,
+    blobDir,
     async close() {
       await app.close();
       await db.close();
       await drop();
+      fs.rmSync(blobDir, { recursive: true, force: true });
     },
   };
 }
@@ -109,3 +120,41 @@ export function formBody(fields: Record<string, string | string[]>): string {
 }
 
 export const FORM = { 'content-type': 'application/x-www-form-urlencoded' } as const;
+
+export interface MultipartFile {
+  field: string;
+  filename: string;
+  contentType: string;
+  data: Buffer;
+}
+
+/** A multipart/form-data body as a browser's FormData would send it. */
+export function multipart(fields: Record<string, string>, files: MultipartFile[] = []) {
+  const boundary = `----novus${crypto.randomBytes(8).toString('hex')}`;
+  const chunks: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    chunks.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+    );
+  }
+  for (const file of files) {
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.filename}"\r\n` +
+          `Content-Type: ${file.contentType}\r\n\r\n`,
+      ),
+      file.data,
+      Buffer.from('\r\n'),
+    );
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    payload: Buffer.concat(chunks),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+/** Unique bytes that start like a JPEG file (content-addressed storage must not flatter a test). */
+export function fakeJpeg(size = 2048): Buffer {
+  return Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), crypto.randomBytes(size - 4)]);
+}

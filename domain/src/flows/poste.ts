@@ -1,0 +1,45 @@
+// Flow poste — Poste: a pole (SPEC.md sections 2–5).
+import {
+  ALTURAS_POSTE,
+  CARGAS_POSTE,
+  EQUIPAMENTOS_REDE,
+  TIPOS_POSTE,
+  TIPOS_REDE_ELETRICA,
+} from '../lists/poste.ts';
+import { z } from '../zod.ts';
+import { type FlowDefinition, optionalText } from './flow.ts';
+
+const booleanField = z.preprocess((value) => {
+  if (typeof value === 'string') return ['true', 'on', '1', 'sim'].includes(value.toLowerCase());
+  return value ?? false;
+}, z.boolean());
+
+export const posteDadosSchema = z
+  .object({
+    tipo: z.enum(TIPOS_POSTE, { error: 'O tipo do poste é obrigatório.' }),
+    altura: z.enum(ALTURAS_POSTE, { error: 'A altura é obrigatória.' }),
+    carga: z.enum(CARGAS_POSTE, { error: 'A carga é obrigatória.' }),
+    tipoRedeEletrica: z.enum(TIPOS_REDE_ELETRICA, { error: 'O tipo de rede elétrica é obrigatório.' }),
+    aterramento: booleanField,
+    equipamentoRedeEnergia: z.enum(EQUIPAMENTOS_REDE, {
+      error: 'O equipamento de rede de energia é obrigatório.',
+    }),
+    observacao: optionalText(2000),
+  })
+  .refine((poste) => (poste.altura !== 'OUTROS' && poste.carga !== 'OUTROS') || poste.observacao !== '', {
+    message: 'Informe a observação quando a altura ou a carga for OUTROS.',
+  });
+export type PosteDados = z.infer<typeof posteDadosSchema>;
+
+export const posteFlow: FlowDefinition<typeof posteDadosSchema> = {
+  key: 'poste',
+  apiPath: 'poste',
+  store: 'poste',
+  label: 'Poste',
+  syncStatus: 'Sincronizando postes',
+  syncTag: 'SINCRONIZACAO POSTES',
+  photoSlots: 10,
+  deleteAfterUpload: true,
+  noPhotosText: 'Não há fotos para este poste',
+  dados: posteDadosSchema,
+};
