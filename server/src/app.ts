@@ -43,7 +43,7 @@ export interface AppOptions {
 
 /** The origins a tile URL template loads from, for the Content-Security-Policy (relative URLs are 'self'). */
 function tileOrigins(tiles: TileConfig): string[] {
-  return [tiles.street, tiles.satellite].flatMap((template) => {
+  return [tiles.street, tiles.satellite, tiles.download ?? ''].flatMap((template) => {
     try {
       const url = new URL(template.replace(/\{[a-z]\}/g, '0'));
       return [url.origin];

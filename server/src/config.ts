@@ -23,11 +23,15 @@ export interface Config {
 export interface TileConfig {
   street: string;
   satellite: string;
+  /** Where 'Download do Mapa' fetches tiles in bulk; null: offline download is not configured. */
+  download: string | null;
 }
 
 export const DEFAULT_TILES: TileConfig = {
   street: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
   satellite: 'https://server.arcgisonline.com/ArcGIS/rest/services/World_Imagery/MapServer/tile/{z}/{y}/{x}',
+  // The public OpenStreetMap servers forbid bulk downloads: there is no default download source.
+  download: null,
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -46,6 +50,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tiles: {
       street: env.TILE_URL_STREET || DEFAULT_TILES.street,
       satellite: env.TILE_URL_SATELLITE || DEFAULT_TILES.satellite,
+      download: env.TILE_URL_DOWNLOAD || (env.TILES_DIR ? '/tiles/{z}/{x}/{y}.png' : DEFAULT_TILES.download),
     },
     tilesDir: env.TILES_DIR ? path.resolve(env.TILES_DIR) : undefined,
   };

@@ -32,7 +32,11 @@ describe('serving the web app', () => {
       blobs: ctx.blobs,
       webDist: dist,
       tilesDir: path.join(dist, 'tiles'),
-      tiles: { street: '/tiles/{z}/{x}/{y}.png', satellite: 'https://sat.example/{z}/{y}/{x}' },
+      tiles: {
+        street: '/tiles/{z}/{x}/{y}.png',
+        satellite: 'https://sat.example/{z}/{y}/{x}',
+        download: 'https://download.example/{z}/{x}/{y}.png',
+      },
     });
   });
   afterAll(async () => {
@@ -80,7 +84,11 @@ describe('serving the web app', () => {
     expect((await app.inject({ method: 'GET', url: '/tiles/19/100/201.png' })).statusCode).toBe(404);
     const config = await app.inject({ method: 'GET', url: '/api/config' });
     expect(config.json()).toEqual({
-      tiles: { street: '/tiles/{z}/{x}/{y}.png', satellite: 'https://sat.example/{z}/{y}/{x}' },
+      tiles: {
+        street: '/tiles/{z}/{x}/{y}.png',
+        satellite: 'https://sat.example/{z}/{y}/{x}',
+        download: 'https://download.example/{z}/{x}/{y}.png',
+      },
     });
     expect(config.headers['content-security-policy']).toContain(
       "img-src 'self' data: blob: https://sat.example",
