@@ -12,6 +12,7 @@ import { type Database, openPglite, openPostgres } from '../server/src/db/databa
 import { migrate } from '../server/src/db/migrate.ts';
 import { insertUser } from '../server/src/modules/usuarios/queries.ts';
 import { LocalBlobStore } from '../server/src/storage/blob-store.ts';
+import { fakeJpeg, multipart } from '../server/test/support/multipart.ts';
 
 interface Result {
   engine: string;
@@ -89,6 +90,60 @@ async function run(engine: string, db: Database): Promise<Result[]> {
     if (r.statusCode !== 200) throw new Error(`me ${r.statusCode}`);
   });
   results.push({ engine, scenario: 'GET /api/auth/me (token check)', count: 5000, ...me });
+
+  // Ingest: a unit with a unique 500 KB photo each, as DESIGN.md's bar (>= 300 records/s) measures it.
+  const kml = fs.readFileSync(new URL('../docs/samples/zoneamento-curitiba.kml', import.meta.url), 'utf8');
+  const cliente = (
+    await app.inject({
+      method: 'POST',
+      url: '/api/cliente',
+      headers: { cookie },
+      payload: { nome: `${prefix}-campo` },
+    })
+  ).json()._id;
+  const projeto = (
+    await app.inject({
+      method: 'POST',
+      url: '/api/projeto',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        nome: `${prefix}-campo`,
+        cliente,
+        fuso: '22',
+        fluxos: 'hc',
+        kml,
+      }).toString(),
+    })
+  ).json()._id;
+  const INGEST = 1000;
+  const bodies = Array.from({ length: INGEST }, () =>
+    multipart(
+      {
+        id: crypto.randomUUID(),
+        projeto,
+        coordenadas: JSON.stringify({ lat: -25.435, lng: -49.275 }),
+        dataHora: String(Date.now()),
+        tipoUnidade: 'SDU',
+        tipoEdificacao: 'Residencial',
+        tipoImovel: 'RESIDENCIAL',
+        numero: '10',
+        quantidade: '1',
+      },
+      [{ field: 'fotos', filename: '0.jpg', contentType: 'image/jpeg', data: fakeJpeg(500 * 1024) }],
+    ),
+  );
+  const ingest = await measure(INGEST, 8, async (i) => {
+    const body = bodies[i];
+    if (!body) return;
+    const r = await app.inject({
+      method: 'POST',
+      url: '/api/unidade',
+      headers: { ...body.headers, cookie },
+      payload: body.payload,
+    });
+    if (r.statusCode !== 201) throw new Error(`ingest ${r.statusCode} ${r.body}`);
+  });
+  results.push({ engine, scenario: 'POST /api/unidade + 500 KB photo', count: INGEST, ...ingest });
 
   await app.close();
   await db.close();
