@@ -2,45 +2,13 @@
 // files (parsed by domain/geo) or from the JSON fields the spec's API carries.
 import { FLUXOS } from './flows/keys.ts';
 import { FUSOS } from './geo/utm.ts';
+import { booleanField, emptyToUndefined, listField } from './form-fields.ts';
 import { z } from './zod.ts';
 
-const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
-
-/** Form fields arrive as strings; a JSON client may send real values. */
-const booleanField = z.preprocess(
-  (value) => {
-    if (typeof value === 'string') return ['true', 'on', '1', 'sim'].includes(value.toLowerCase());
-    return value ?? false;
-  },
-  z.boolean({ error: 'Valor inválido para Disponibilizar no Interpres.' }),
-);
-
 /** fluxos as a list, a JSON list, a comma-separated string or one repeated form field. */
-const fluxosField = z.preprocess(
-  (value) => {
-    if (value === undefined || value === null || value === '') return [];
-    if (Array.isArray(value)) return value;
-    if (typeof value === 'string') {
-      const text = value.trim();
-      if (text.startsWith('[')) {
-        try {
-          return JSON.parse(text);
-        } catch {
-          return value;
-        }
-      }
-      return text
-        .split(',')
-        .map((item) => item.trim())
-        .filter(Boolean);
-    }
-    return value;
-  },
-  z
-    .array(z.enum(FLUXOS, { error: 'Fluxo desconhecido.' }), { error: 'Fluxos inválidos.' })
-    .min(1, 'Escolha pelo menos um fluxo.')
-    .transform((fluxos) => [...new Set(fluxos)]),
-);
+const fluxosField = listField(z.enum(FLUXOS, { error: 'Fluxo desconhecido.' }), 'Fluxos inválidos.')
+  .refine((fluxos) => fluxos.length > 0, { message: 'Escolha pelo menos um fluxo.' })
+  .transform((fluxos) => [...new Set(fluxos)]);
 
 export const projetoFieldsSchema = z.object({
   nome: z
@@ -59,7 +27,7 @@ export const projetoFieldsSchema = z.object({
       .optional(),
   ),
   fluxos: fluxosField,
-  disponivelInterpres: booleanField,
+  disponivelInterpres: booleanField('Valor inválido para Disponibilizar no Interpres.'),
   limiteDownload: z.preprocess(
     emptyToUndefined,
     z.coerce

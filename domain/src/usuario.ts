@@ -1,33 +1,7 @@
 // A user of Novus and the rules for creating and changing one (SPEC.md leaves server rules open: these are ours).
 import { ROLES } from './roles.ts';
+import { emptyToUndefined, listField } from './form-fields.ts';
 import { z } from './zod.ts';
-
-/** A list sent as a JSON array, a JSON string, a comma-separated string or one repeated form field. */
-const listField = <T extends z.ZodType>(item: T, message: string) =>
-  z.preprocess(
-    (value) => {
-      if (value === undefined || value === null || value === '') return [];
-      if (Array.isArray(value)) return value;
-      if (typeof value === 'string') {
-        const text = value.trim();
-        if (text.startsWith('[')) {
-          try {
-            return JSON.parse(text);
-          } catch {
-            return value;
-          }
-        }
-        return text
-          .split(',')
-          .map((part) => part.trim())
-          .filter(Boolean);
-      }
-      return value;
-    },
-    z.array(item, { error: message }),
-  );
-
-const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
 
 const name = (what: string) =>
   z.preprocess(

@@ -1,6 +1,7 @@
 // What every flow declares once (DESIGN.md 'The flow registry'): the server routes, the sync engine, the
 // galleries and the exports iterate over these declarations instead of copying code per flow.
 import type { Fluxo } from './keys.ts';
+import { emptyToUndefined } from '../form-fields.ts';
 import { z } from '../zod.ts';
 import { isInBrazil } from '../geo/brazil.ts';
 
@@ -61,7 +62,7 @@ export const uploadEnvelopeSchema = z.object({
     .positive('Data e hora inválidas.'),
   /** GPS accuracy in metres when the point was taken. */
   precisao: z.preprocess(
-    (value) => (value === '' || value === null ? undefined : value),
+    emptyToUndefined,
     z.coerce.number({ error: 'Precisão inválida.' }).min(0).optional(),
   ),
 });

@@ -6,13 +6,9 @@ import {
   TIPOS_POSTE,
   TIPOS_REDE_ELETRICA,
 } from '../lists/poste.ts';
+import { booleanField } from '../form-fields.ts';
 import { z } from '../zod.ts';
 import { type FlowDefinition, optionalText } from './flow.ts';
-
-const booleanField = z.preprocess((value) => {
-  if (typeof value === 'string') return ['true', 'on', '1', 'sim'].includes(value.toLowerCase());
-  return value ?? false;
-}, z.boolean());
 
 export const posteDadosSchema = z
   .object({
@@ -20,7 +16,7 @@ export const posteDadosSchema = z
     altura: z.enum(ALTURAS_POSTE, { error: 'A altura é obrigatória.' }),
     carga: z.enum(CARGAS_POSTE, { error: 'A carga é obrigatória.' }),
     tipoRedeEletrica: z.enum(TIPOS_REDE_ELETRICA, { error: 'O tipo de rede elétrica é obrigatório.' }),
-    aterramento: booleanField,
+    aterramento: booleanField(),
     equipamentoRedeEnergia: z.enum(EQUIPAMENTOS_REDE, {
       error: 'O equipamento de rede de energia é obrigatório.',
     }),

@@ -1,5 +1,6 @@
 // Flow hc — Unidade: a unit or property (SPEC.md sections 2–5).
 import { TIPOS_EDIFICACAO, TIPOS_IMOVEL, TIPOS_UNIDADE } from '../lists/unidade.ts';
+import { emptyToUndefined } from '../form-fields.ts';
 import { z } from '../zod.ts';
 import { type FlowDefinition, optionalText } from './flow.ts';
 
@@ -28,10 +29,7 @@ export const unidadeDadosSchema = z
     aptosPorAndar: optionalText(10),
     observacao: optionalText(2000),
     /** The pole (its id, made on the device like every record's) that feeds this unit. */
-    drop: z.preprocess(
-      (value) => (value === '' || value === null ? undefined : value),
-      z.uuid('Poste inválido.').optional(),
-    ),
+    drop: z.preprocess(emptyToUndefined, z.uuid('Poste inválido.').optional()),
   })
   .superRefine((unidade, ctx) => {
     const allowed = TIPOS_IMOVEL[unidade.tipoEdificacao];
