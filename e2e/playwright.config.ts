@@ -49,6 +49,10 @@ export default defineConfig({
       ADMIN_LOGIN: ADMIN.login,
       ADMIN_PASSWORD: ADMIN.password,
       WEB_DIST: path.resolve(import.meta.dirname, '../web/dist'),
+      // No tile ever comes from the internet: a missing local tile is a 404, and the map still draws its shapes.
+      TILE_URL_STREET: '/tiles/{z}/{x}/{y}.png',
+      TILE_URL_SATELLITE: '/tiles/{z}/{x}/{y}.png',
+      TILES_DIR: path.resolve(import.meta.dirname, 'fixtures/tiles'),
     },
   },
 });

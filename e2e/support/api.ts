@@ -32,3 +32,18 @@ export async function createCliente(request: APIRequestContext, nome: string): P
     return body._id;
   throw new Error(`unexpected cliente body ${JSON.stringify(body)}`);
 }
+
+/** POST /api/projeto form-encoded, as the project form sends it. */
+export async function createProjeto(
+  request: APIRequestContext,
+  projeto: { nome: string; cliente: string; fluxos: string; kml?: string },
+): Promise<string> {
+  const response = await request.post('/api/projeto', {
+    form: { ...projeto, fuso: '', disponivelInterpres: 'false' },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  const body: unknown = await response.json();
+  if (typeof body === 'object' && body !== null && '_id' in body && typeof body._id === 'string')
+    return body._id;
+  throw new Error(`unexpected projeto body ${JSON.stringify(body)}`);
+}

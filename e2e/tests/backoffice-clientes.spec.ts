@@ -25,7 +25,7 @@ test('the back office shows the bar, the greeting and the administrador menu', a
 
   await shell.menuLink('Projetos').click();
   await expect(page).toHaveURL('/backoffice/projeto');
-  await expect(page.getByText(/Em construção/)).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Lista de Projetos' })).toBeVisible();
 
   await shell.signOut();
   await expect(page).toHaveURL('/login?target=backoffice');

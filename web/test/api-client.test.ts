@@ -52,4 +52,24 @@ describe('the API client', () => {
     expect(error.status).toBe(0);
     expect(error.serverMessage).toBeUndefined();
   });
+
+  it('sends a URLSearchParams body form-encoded and anything else as JSON', async () => {
+    const sent: RequestInit[] = [];
+    const api = new ApiClient({
+      fetchFn: async (_input, init) => {
+        if (init !== undefined) sent.push(init);
+        return new Response(null, { status: 200 });
+      },
+    });
+    const form = new URLSearchParams([
+      ['fluxos', 'hc'],
+      ['fluxos', 'ip'],
+    ]);
+    await api.call('POST', '/api/projeto', form);
+    await api.call('POST', '/api/user', { login: 'ana' });
+    expect(sent[0]?.body).toBe(form);
+    expect(sent[0]?.headers).toEqual({ Accept: 'application/json' });
+    expect(sent[1]?.body).toBe('{"login":"ana"}');
+    expect(sent[1]?.headers).toEqual({ Accept: 'application/json', 'Content-Type': 'application/json' });
+  });
 });

@@ -55,15 +55,7 @@ export class ApiClient {
   }
 
   private async send(method: Method, path: string, body?: unknown): Promise<Response> {
-    const init: RequestInit = {
-      method,
-      credentials: 'same-origin',
-      headers:
-        body === undefined
-          ? { Accept: 'application/json' }
-          : { Accept: 'application/json', 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    };
+    const init: RequestInit = { method, credentials: 'same-origin', ...encode(body) };
     let response: Response;
     try {
       response = await this.fetchFn(path, init);
@@ -75,6 +67,16 @@ export class ApiClient {
     if (response.status === 401) this.onUnauthorized?.();
     throw new ApiError(response.status, errorBody);
   }
+}
+
+/** JSON by default; a URLSearchParams body goes form-encoded (fetch sets its Content-Type). */
+function encode(body: unknown): Pick<RequestInit, 'headers' | 'body'> {
+  if (body === undefined) return { headers: { Accept: 'application/json' } };
+  if (body instanceof URLSearchParams) return { headers: { Accept: 'application/json' }, body };
+  return {
+    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  };
 }
 
 async function readErrorBody(response: Response): Promise<ErrorBody> {

@@ -1,27 +1,41 @@
 // The back office's routes, loaded on demand (see app/router.tsx).
+import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
+import { LinearProgress } from '@mui/material';
 import { BackofficeApiProvider } from './backoffice-api';
 import { BackofficeHome } from './BackofficeHome';
 import { BackofficeLayout } from './BackofficeLayout';
 import { ClienteForm } from './clientes/ClienteForm';
 import { ClienteList } from './clientes/ClienteList';
 import { PlaceholderPage } from './PlaceholderPage';
+import { ProjetoList } from './projetos/ProjetoList';
+import { UsuarioForm } from './usuarios/UsuarioForm';
+import { UsuarioList } from './usuarios/UsuarioList';
+
+// Leaflet and the KML/point-file parsers (proj4, togeojson, papaparse) are needed on the project form only.
+const ProjetoForm = lazy(() => import('./projetos/ProjetoForm').then((m) => ({ default: m.ProjetoForm })));
 
 export function BackofficeApp() {
   return (
     <BackofficeApiProvider>
       <BackofficeLayout>
-        <Routes>
-          <Route index element={<BackofficeHome />} />
-          <Route path="cliente" element={<ClienteList />} />
-          <Route path="cliente/add" element={<ClienteForm key="add" />} />
-          <Route path="cliente/:clienteId" element={<ClienteForm key="edit" />} />
-          <Route path="projeto/*" element={<PlaceholderPage title="Projetos" />} />
-          <Route path="usuario/*" element={<PlaceholderPage title="Usuários" />} />
-          <Route path="extrator" element={<PlaceholderPage title="Extrator" />} />
-          <Route path="supervisor" element={<PlaceholderPage title="Supervisão de Projetos" />} />
-          <Route path="*" element={<Navigate to="/backoffice" replace />} />
-        </Routes>
+        <Suspense fallback={<LinearProgress aria-label="Carregando" />}>
+          <Routes>
+            <Route index element={<BackofficeHome />} />
+            <Route path="cliente" element={<ClienteList />} />
+            <Route path="cliente/add" element={<ClienteForm key="add" />} />
+            <Route path="cliente/:clienteId" element={<ClienteForm key="edit" />} />
+            <Route path="projeto" element={<ProjetoList />} />
+            <Route path="projeto/add" element={<ProjetoForm key="add" />} />
+            <Route path="projeto/:projetoId" element={<ProjetoForm key="edit" />} />
+            <Route path="usuario" element={<UsuarioList />} />
+            <Route path="usuario/add" element={<UsuarioForm key="add" />} />
+            <Route path="usuario/:userId" element={<UsuarioForm key="edit" />} />
+            <Route path="extrator" element={<PlaceholderPage title="Extrator" />} />
+            <Route path="supervisor" element={<PlaceholderPage title="Supervisão de Projetos" />} />
+            <Route path="*" element={<Navigate to="/backoffice" replace />} />
+          </Routes>
+        </Suspense>
       </BackofficeLayout>
     </BackofficeApiProvider>
   );

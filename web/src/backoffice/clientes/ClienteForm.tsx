@@ -3,17 +3,14 @@ import { useEffect, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Box, Button, CircularProgress, Stack, TextField, Typography } from '@mui/material';
+import { Box, Button, CircularProgress, Stack, TextField, Typography } from '@mui/material';
 import { clienteInputSchema } from '@novus/domain/cliente';
 import { createCliente, getCliente, updateCliente } from '../../api/cliente';
 import { useBackofficeApi } from '../backoffice-api';
 import { serverMessageOr } from '../server-message';
+import { NoticeAlert, type Notice } from '../shared/notice';
+import { SubmitButton } from '../shared/SubmitButton';
 import { CLIENTE_TEXT } from './messages';
-
-interface Notice {
-  severity: 'success' | 'error';
-  text: string;
-}
 
 export function ClienteForm() {
   const { clienteId } = useParams();
@@ -77,11 +74,7 @@ export function ClienteForm() {
       <Typography component="h1" variant="h5">
         {editing ? 'Alterar Cliente' : 'Adicionar Cliente'}
       </Typography>
-      {notice !== null && (
-        <Alert severity={notice.severity} role={notice.severity === 'error' ? 'alert' : 'status'}>
-          {notice.text}
-        </Alert>
-      )}
+      <NoticeAlert notice={notice} />
       {loading ? (
         <CircularProgress aria-label="Carregando cliente" />
       ) : (
@@ -95,18 +88,7 @@ export function ClienteForm() {
               {...register('nome')}
             />
             <Stack direction="row" spacing={1}>
-              <Button
-                type="submit"
-                variant="contained"
-                disabled={isSubmitting}
-                startIcon={
-                  isSubmitting ? (
-                    <CircularProgress size={18} color="inherit" aria-label="Gravando" />
-                  ) : undefined
-                }
-              >
-                Gravar
-              </Button>
+              <SubmitButton sending={isSubmitting} />
               <Button component={RouterLink} to="/backoffice/cliente" variant="text">
                 Voltar
               </Button>

@@ -1,0 +1,305 @@
+// 'Adicionar Projeto' (/backoffice/projeto/add) and 'Alterar Projeto' (/backoffice/projeto/:projetoId):
+// the form on the left, the map of its zones and points on the right (SPEC.md section 2).
+import { useEffect, useMemo, useReducer, useState } from 'react';
+import { Link as RouterLink, useParams } from 'react-router';
+import {
+  Box,
+  Button,
+  Checkbox,
+  CircularProgress,
+  FormControl,
+  FormControlLabel,
+  FormGroup,
+  FormLabel,
+  MenuItem,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
+import type { Cliente } from '@novus/domain/cliente';
+import { FLUXO_FORM_LABELS, FLUXOS, type PreloadedFluxo } from '@novus/domain/flows/keys';
+import { FISCALIZACAO_COLUMNS, LPT_AGILTEC_COLUMNS } from '@novus/domain/geo/point-files';
+import { FISCALIZACAO_DEFAULT_FUSO, FUSOS } from '@novus/domain/geo/utm';
+import { listClientes } from '../../api/cliente';
+import { getTileConfig } from '../../api/tiles-config';
+import { createProjeto, getProjeto, updateProjeto } from '../../api/projeto';
+import { ProjetoMap } from '../../map/ProjetoMap';
+import { useBackofficeApi } from '../backoffice-api';
+import { serverMessageOr } from '../server-message';
+import { NoticeAlert, type Notice } from '../shared/notice';
+import { SubmitButton } from '../shared/SubmitButton';
+import { FileField } from './FileField';
+import { PROJETO_TEXT } from './messages';
+import {
+  BDGD_NEEDS_FUSO,
+  EMPTY_PROJETO_FORM,
+  FILE_ACCEPT,
+  type FileSlot,
+  mapData,
+  projetoFormBody,
+  projetoFormReducer,
+  sizeError,
+  validate,
+} from './projeto-form';
+
+const zonasText = (n: number) => (n === 1 ? '1 zona' : `${n} zonas`);
+const pontosText = (n: number) => (n === 1 ? '1 ponto' : `${n} pontos`);
+
+const UPLOAD_LABEL: Record<PreloadedFluxo, string> = {
+  ip: 'pontos IP',
+  bdgd: 'BDGD',
+  fiscalizacao: 'de fiscalização',
+  lpt2: 'LPT Agiltec',
+};
+
+export function ProjetoForm() {
+  const { projetoId } = useParams();
+  const editing = projetoId !== undefined;
+  const { api, log } = useBackofficeApi();
+  const [state, dispatch] = useReducer(projetoFormReducer, EMPTY_PROJETO_FORM);
+  const [clientes, setClientes] = useState<Cliente[]>([]);
+  const [tileUrl, setTileUrl] = useState<string>();
+  const [loading, setLoading] = useState(editing);
+  const [sending, setSending] = useState(false);
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [clienteError, setClienteError] = useState<string>();
+
+  useEffect(() => {
+    let active = true;
+    getTileConfig(api).then(
+      (tiles) => active && setTileUrl(tiles.street),
+      (error: unknown) => log('Falha ao carregar a configuração do mapa', error),
+    );
+    listClientes(api).then(
+      (list) => active && setClientes(list),
+      (error: unknown) => log('Falha ao carregar clientes', error),
+    );
+    return () => {
+      active = false;
+    };
+  }, [api, log]);
+
+  useEffect(() => {
+    if (projetoId === undefined) return;
+    let active = true;
+    getProjeto(api, projetoId).then(
+      (projeto) => {
+        if (!active) return;
+        dispatch({ type: 'loaded', projeto });
+        setLoading(false);
+      },
+      (error: unknown) => {
+        if (!active) return;
+        log('Falha ao carregar projeto', error);
+        setNotice({ severity: 'error', text: serverMessageOr(error, PROJETO_TEXT.loadFailed) });
+        setLoading(false);
+      },
+    );
+    return () => {
+      active = false;
+    };
+  }, [api, log, projetoId]);
+
+  const map = useMemo(() => mapData(state), [state]);
+
+  const pick = async (slot: FileSlot, file: File) => {
+    const tooLarge = sizeError(slot, file.size);
+    if (tooLarge !== null) {
+      dispatch({ type: 'fileRefused', slot, message: tooLarge });
+      return;
+    }
+    dispatch({ type: 'filePicked', slot, name: file.name, text: await file.text() });
+  };
+
+  const onSubmit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    const problems = validate(state);
+    setClienteError(problems.cliente);
+    if (problems.cliente !== undefined) return;
+    setNotice(null);
+    setSending(true);
+    try {
+      if (projetoId === undefined) {
+        await createProjeto(api, projetoFormBody(state));
+        dispatch({ type: 'reset' });
+        setNotice({ severity: 'success', text: PROJETO_TEXT.created });
+      } else {
+        const saved = await updateProjeto(api, projetoId, projetoFormBody(state, projetoId));
+        dispatch({ type: 'loaded', projeto: saved });
+        setNotice({ severity: 'success', text: PROJETO_TEXT.updated });
+      }
+    } catch (error) {
+      log(editing ? 'Falha ao alterar projeto' : 'Falha ao adicionar projeto', error);
+      setNotice({
+        severity: 'error',
+        text: editing
+          ? serverMessageOr(error, PROJETO_TEXT.updateFailed, 'edit')
+          : serverMessageOr(error, PROJETO_TEXT.createFailed, 'create'),
+      });
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const fusoNumber = state.fuso === '' ? FISCALIZACAO_DEFAULT_FUSO : Number(state.fuso);
+  const uploadHelp: Record<PreloadedFluxo, string> = {
+    ip: 'Arquivo .txt separado por ";", sem cabeçalho: longitude;latitude;idConcessionaria;idCircuito;quantidadeCompartilhamento',
+    bdgd:
+      state.fuso === ''
+        ? `idConcessionaria;ativo;x;y sem cabeçalho, UTM no fuso do projeto. ${BDGD_NEEDS_FUSO}`
+        : `idConcessionaria;ativo;x;y sem cabeçalho, UTM no fuso do projeto (fuso ${state.fuso}).`,
+    fiscalizacao: `Primeira linha com os nomes das colunas: ${FISCALIZACAO_COLUMNS.join(';')}. x e y em UTM, fuso ${fusoNumber} banda L${state.fuso === '' ? ' (escolha outro fuso no projeto se for o caso)' : ''}.`,
+    lpt2: `Primeira linha de cabeçalho, depois as colunas: ${LPT_AGILTEC_COLUMNS.join(';')}`,
+  };
+
+  return (
+    <Stack spacing={2}>
+      <Typography component="h1" variant="h5">
+        {editing ? 'Alterar Projeto' : 'Adicionar Projeto'}
+      </Typography>
+      <NoticeAlert notice={notice} />
+      {loading ? (
+        <CircularProgress aria-label="Carregando projeto" />
+      ) : (
+        <Stack direction={{ xs: 'column', lg: 'row' }} spacing={3} sx={{ alignItems: 'flex-start' }}>
+          <Box
+            component="form"
+            onSubmit={(event) => void onSubmit(event)}
+            noValidate
+            sx={{ flex: 1, minWidth: 0, width: '100%' }}
+          >
+            <Stack spacing={2}>
+              <TextField
+                label="Nome"
+                value={state.nome}
+                onChange={(event) => dispatch({ type: 'field', field: 'nome', value: event.target.value })}
+                slotProps={{ inputLabel: { shrink: true } }}
+              />
+              <TextField
+                select
+                required
+                label="Cliente"
+                value={clientes.some((c) => c._id === state.cliente) ? state.cliente : ''}
+                onChange={(event) => {
+                  setClienteError(undefined);
+                  dispatch({ type: 'field', field: 'cliente', value: event.target.value });
+                }}
+                error={clienteError !== undefined}
+                helperText={clienteError}
+                slotProps={{ inputLabel: { shrink: true } }}
+              >
+                {clientes.map((cliente) => (
+                  <MenuItem key={cliente._id} value={cliente._id}>
+                    {cliente.nome}
+                  </MenuItem>
+                ))}
+              </TextField>
+              <TextField
+                select
+                label="Fuso"
+                value={state.fuso}
+                onChange={(event) => dispatch({ type: 'field', field: 'fuso', value: event.target.value })}
+                slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
+              >
+                <MenuItem value="">
+                  <em>Nenhum</em>
+                </MenuItem>
+                {FUSOS.map((fuso) => (
+                  <MenuItem key={fuso} value={String(fuso)}>
+                    {fuso}
+                  </MenuItem>
+                ))}
+              </TextField>
+
+              <FormControl component="fieldset">
+                <FormLabel component="legend">Zoneamento</FormLabel>
+                <FileField
+                  buttonLabel="Escolher arquivo KML"
+                  inputLabel="Arquivo KML"
+                  accept={FILE_ACCEPT.kml}
+                  help="Arquivo .kml com os polígonos das zonas."
+                  picked={state.files.kml}
+                  error={state.fileErrors.kml}
+                  savedText={
+                    state.saved.zonas.length > 0
+                      ? `${zonasText(state.saved.zonas.length)} (já cadastradas)`
+                      : null
+                  }
+                  countText={zonasText}
+                  onPick={(file) => void pick('kml', file)}
+                  onClear={() => dispatch({ type: 'fileCleared', slot: 'kml' })}
+                />
+              </FormControl>
+
+              <FormControl component="fieldset">
+                <FormLabel component="legend">Fluxos</FormLabel>
+                <FormGroup sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'repeat(3, 1fr)' } }}>
+                  {FLUXOS.map((fluxo) => (
+                    <FormControlLabel
+                      key={fluxo}
+                      label={FLUXO_FORM_LABELS[fluxo]}
+                      control={
+                        <Checkbox
+                          checked={state.fluxos.includes(fluxo)}
+                          onChange={(event) =>
+                            dispatch({ type: 'fluxo', fluxo, checked: event.target.checked })
+                          }
+                        />
+                      }
+                    />
+                  ))}
+                </FormGroup>
+              </FormControl>
+
+              {(['ip', 'bdgd', 'fiscalizacao', 'lpt2'] as const)
+                .filter((fluxo) => state.fluxos.includes(fluxo))
+                .map((fluxo) => (
+                  <FormControl key={fluxo} component="fieldset">
+                    <FormLabel component="legend">{`Pontos ${FLUXO_FORM_LABELS[fluxo]}`}</FormLabel>
+                    <FileField
+                      buttonLabel={`Escolher arquivo ${UPLOAD_LABEL[fluxo]}`}
+                      inputLabel={`Arquivo ${UPLOAD_LABEL[fluxo]}`}
+                      accept={FILE_ACCEPT[fluxo]}
+                      help={uploadHelp[fluxo]}
+                      picked={state.files[fluxo]}
+                      error={state.fileErrors[fluxo]}
+                      savedText={
+                        state.saved.counts[fluxo] > 0
+                          ? `${pontosText(state.saved.counts[fluxo])} (já cadastrados)`
+                          : null
+                      }
+                      countText={pontosText}
+                      disabled={fluxo === 'bdgd' && state.fuso === ''}
+                      onPick={(file) => void pick(fluxo, file)}
+                      onClear={() => dispatch({ type: 'fileCleared', slot: fluxo })}
+                    />
+                  </FormControl>
+                ))}
+
+              <FormGroup>
+                <FormControlLabel
+                  label="Disponibilizar no Interpres"
+                  control={
+                    <Checkbox
+                      checked={state.disponivelInterpres}
+                      onChange={(event) => dispatch({ type: 'interpres', value: event.target.checked })}
+                    />
+                  }
+                />
+              </FormGroup>
+              <Stack direction="row" spacing={1}>
+                <SubmitButton sending={sending} />
+                <Button component={RouterLink} to="/backoffice/projeto" variant="text">
+                  Voltar
+                </Button>
+              </Stack>
+            </Stack>
+          </Box>
+          <Box sx={{ flex: 1, minWidth: 0, width: '100%', position: { lg: 'sticky' }, top: { lg: 88 } }}>
+            <ProjetoMap tileUrl={tileUrl} zonas={map.zonas} pontos={map.pontos} />
+          </Box>
+        </Stack>
+      )}
+    </Stack>
+  );
+}

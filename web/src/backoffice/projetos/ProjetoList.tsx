@@ -1,0 +1,33 @@
+// 'Lista de Projetos': grid of Nome with edit and delete (SPEC.md section 2).
+import { useCallback } from 'react';
+import type { GridColDef } from '@mui/x-data-grid';
+import { deleteProjeto, listProjetos, type ProjetoSummary } from '../../api/projeto';
+import { useBackofficeApi } from '../backoffice-api';
+import { ResourceList, type ResourceListTexts } from '../shared/ResourceList';
+import { PROJETO_TEXT } from './messages';
+
+const TEXTS: ResourceListTexts = {
+  title: 'Lista de Projetos',
+  confirmDelete: 'Isso irá remover o projeto',
+  loadFailed: PROJETO_TEXT.loadFailed,
+  deleteFailed: PROJETO_TEXT.deleteFailed,
+  deleted: PROJETO_TEXT.deleted,
+  logName: { plural: 'projetos', singular: 'projeto' },
+};
+
+const COLUMNS: GridColDef<ProjetoSummary>[] = [{ field: 'nome', headerName: 'Nome', flex: 1, minWidth: 200 }];
+
+export function ProjetoList() {
+  const { api } = useBackofficeApi();
+  const load = useCallback(() => listProjetos(api), [api]);
+  const remove = useCallback((projeto: ProjetoSummary) => deleteProjeto(api, projeto._id), [api]);
+  return (
+    <ResourceList
+      basePath="/backoffice/projeto"
+      texts={TEXTS}
+      columns={COLUMNS}
+      load={load}
+      remove={remove}
+    />
+  );
+}

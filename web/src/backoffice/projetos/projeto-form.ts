@@ -1,0 +1,285 @@
+// The project form's state and rules (SPEC.md sections 2, 4, 5): fields, the files picked in this session
+// (parsed in the browser only for the preview: the server parses the raw text itself), the project as
+// saved, and the form-encoded body the server takes.
+import { FLUXOS, type Fluxo, PRELOADED_FLUXOS, type PreloadedFluxo } from '@novus/domain/flows/keys';
+import { MAX_KML_BYTES, parseKmlZones } from '@novus/domain/geo/kml';
+import { FileParseError } from '@novus/domain/geo/parse-error';
+import {
+  MAX_POINT_FILE_BYTES,
+  parseBdgdPoints,
+  parseFiscalizacaoPoints,
+  parseIpPoints,
+  parseLptAgiltecPoints,
+} from '@novus/domain/geo/point-files';
+import type { ProjetoDetail } from '../../api/projeto';
+import type { LatLngTuple, MapPontos, MapZona } from '../../map/types';
+import { PROJETO_TEXT } from './messages';
+
+export type FileSlot = 'kml' | PreloadedFluxo;
+
+/** A file picked in this session: its raw text goes to the server, the preview to the map. */
+export interface PickedFile {
+  name: string;
+  text: string;
+  /** Zones (KML) or points (with coordinates: LPT Agiltec has none) for the map. */
+  zonas: MapZona[];
+  pontos: LatLngTuple[];
+  /** How many zones or points the file holds. */
+  count: number;
+}
+
+export interface SavedData {
+  zonas: MapZona[];
+  pontos: Record<PreloadedFluxo, LatLngTuple[]>;
+  counts: Record<PreloadedFluxo, number>;
+}
+
+export interface ProjetoFormState {
+  nome: string;
+  cliente: string;
+  /** '' or '18'..'25', as the select holds it. */
+  fuso: string;
+  fluxos: Fluxo[];
+  disponivelInterpres: boolean;
+  files: Partial<Record<FileSlot, PickedFile>>;
+  fileErrors: Partial<Record<FileSlot, string>>;
+  /** What the server has (edit), shown while no new file replaces it. */
+  saved: SavedData;
+}
+
+export type ProjetoFormAction =
+  | { type: 'loaded'; projeto: ProjetoDetail }
+  | { type: 'reset' }
+  | { type: 'field'; field: 'nome' | 'cliente' | 'fuso'; value: string }
+  | { type: 'interpres'; value: boolean }
+  | { type: 'fluxo'; fluxo: Fluxo; checked: boolean }
+  | { type: 'filePicked'; slot: FileSlot; name: string; text: string }
+  | { type: 'fileRefused'; slot: FileSlot; message: string }
+  | { type: 'fileCleared'; slot: FileSlot };
+
+const NO_SAVED: SavedData = {
+  zonas: [],
+  pontos: { ip: [], bdgd: [], fiscalizacao: [], lpt2: [] },
+  counts: { ip: 0, bdgd: 0, fiscalizacao: 0, lpt2: 0 },
+};
+
+export const EMPTY_PROJETO_FORM: ProjetoFormState = {
+  nome: '',
+  cliente: '',
+  fuso: '',
+  fluxos: [],
+  disponivelInterpres: false,
+  files: {},
+  fileErrors: {},
+  saved: NO_SAVED,
+};
+
+export const FILE_ACCEPT: Record<FileSlot, string> = {
+  kml: '.kml',
+  ip: '.txt',
+  bdgd: '.txt,.csv',
+  fiscalizacao: '.txt,.csv',
+  lpt2: '.txt,.csv',
+};
+
+export function projetoFormReducer(state: ProjetoFormState, action: ProjetoFormAction): ProjetoFormState {
+  switch (action.type) {
+    case 'loaded':
+      return fromProjeto(action.projeto);
+    case 'reset':
+      return EMPTY_PROJETO_FORM;
+    case 'field': {
+      const next = { ...state, [action.field]: action.value };
+      // BDGD and fiscalização coordinates are UTM in the project's fuso: read them again in the new one.
+      return action.field === 'fuso' ? reparse(next, ['bdgd', 'fiscalizacao']) : next;
+    }
+    case 'interpres':
+      return { ...state, disponivelInterpres: action.value };
+    case 'fluxo': {
+      if (action.checked) {
+        if (state.fluxos.includes(action.fluxo)) return state;
+        return { ...state, fluxos: FLUXOS.filter((f) => f === action.fluxo || state.fluxos.includes(f)) };
+      }
+      // Unticking a flow clears its points (SPEC.md section 4); the server drops those not yet collected.
+      const fluxos = state.fluxos.filter((f) => f !== action.fluxo);
+      const slot = PRELOADED_FLUXOS.find((f) => f === action.fluxo);
+      if (slot === undefined) return { ...state, fluxos };
+      return {
+        ...state,
+        fluxos,
+        files: without(state.files, slot),
+        fileErrors: without(state.fileErrors, slot),
+      };
+    }
+    case 'filePicked': {
+      try {
+        const file = parseFile(action.slot, action.name, action.text, state.fuso);
+        return {
+          ...state,
+          files: { ...state.files, [action.slot]: file },
+          fileErrors: without(state.fileErrors, action.slot),
+        };
+      } catch (error) {
+        if (!(error instanceof FileParseError)) throw error;
+        return refuse(state, action.slot, `${action.name}: ${error.message}`);
+      }
+    }
+    case 'fileRefused':
+      return refuse(state, action.slot, action.message);
+    case 'fileCleared':
+      return {
+        ...state,
+        files: without(state.files, action.slot),
+        fileErrors: without(state.fileErrors, action.slot),
+      };
+  }
+}
+
+function refuse(state: ProjetoFormState, slot: FileSlot, message: string): ProjetoFormState {
+  return {
+    ...state,
+    files: without(state.files, slot),
+    fileErrors: { ...state.fileErrors, [slot]: message },
+  };
+}
+
+function without<K extends string, V>(record: Partial<Record<K, V>>, key: K): Partial<Record<K, V>> {
+  const copy = { ...record };
+  delete copy[key];
+  return copy;
+}
+
+function reparse(state: ProjetoFormState, slots: FileSlot[]): ProjetoFormState {
+  return slots.reduce((current, slot) => {
+    const file = current.files[slot];
+    return file === undefined
+      ? current
+      : projetoFormReducer(current, { type: 'filePicked', slot, name: file.name, text: file.text });
+  }, state);
+}
+
+const coordsOf = (pontos: { coordenadas?: [number, number] }[]): LatLngTuple[] =>
+  pontos.flatMap((ponto) => (ponto.coordenadas === undefined ? [] : [ponto.coordenadas]));
+
+function fromProjeto(projeto: ProjetoDetail): ProjetoFormState {
+  const byFluxo = {
+    ip: projeto.pontosIP,
+    bdgd: projeto.pontosBDGD,
+    fiscalizacao: projeto.pontosFiscalizacao,
+    lpt2: projeto.pontosLPTv2,
+  };
+  return {
+    ...EMPTY_PROJETO_FORM,
+    nome: projeto.nome,
+    cliente: projeto.cliente,
+    fuso: projeto.fuso === null ? '' : String(projeto.fuso),
+    fluxos: FLUXOS.filter((fluxo) => projeto.fluxos.includes(fluxo)),
+    disponivelInterpres: projeto.disponivelInterpres,
+    saved: {
+      zonas: projeto.zonas.map((zona) => ({
+        key: zona._id,
+        label: zona.label,
+        anel: zona.poligono.map(({ lat, lng }): LatLngTuple => [lat, lng]),
+      })),
+      pontos: {
+        ip: coordsOf(byFluxo.ip),
+        bdgd: coordsOf(byFluxo.bdgd),
+        fiscalizacao: coordsOf(byFluxo.fiscalizacao),
+        lpt2: [],
+      },
+      counts: {
+        ip: byFluxo.ip.length,
+        bdgd: byFluxo.bdgd.length,
+        fiscalizacao: byFluxo.fiscalizacao.length,
+        lpt2: byFluxo.lpt2.length,
+      },
+    },
+  };
+}
+
+/** Reads a picked file for the preview; throws FileParseError with the Portuguese message (and line). */
+export function parseFile(slot: FileSlot, name: string, text: string, fuso: string): PickedFile {
+  const extensions = FILE_ACCEPT[slot].split(',');
+  if (!extensions.some((extension) => name.toLowerCase().endsWith(extension))) {
+    throw new FileParseError(`Apenas arquivos ${extensions.join(' ou ')} são aceitos.`);
+  }
+  const base = { name, text, zonas: [], pontos: [] };
+  switch (slot) {
+    case 'kml': {
+      const zonas = parseKmlZones(text).map((zona, index) => ({
+        key: `${index}`,
+        label: zona.label,
+        anel: zona.poligono.map(({ lat, lng }): LatLngTuple => [lat, lng]),
+      }));
+      return { ...base, zonas, count: zonas.length };
+    }
+    case 'ip':
+      return withPontos(base, parseIpPoints(text));
+    case 'bdgd':
+      if (fuso === '') throw new FileParseError(BDGD_NEEDS_FUSO);
+      return withPontos(base, parseBdgdPoints(text, Number(fuso)));
+    case 'fiscalizacao':
+      return withPontos(
+        base,
+        fuso === '' ? parseFiscalizacaoPoints(text) : parseFiscalizacaoPoints(text, Number(fuso)),
+      );
+    case 'lpt2':
+      return { ...base, count: parseLptAgiltecPoints(text).length };
+  }
+}
+
+export const BDGD_NEEDS_FUSO = 'Escolha o fuso do projeto antes de enviar o arquivo BDGD.';
+
+function withPontos(base: Omit<PickedFile, 'count'>, pontos: { coordenadas: LatLngTuple }[]): PickedFile {
+  return { ...base, pontos: pontos.map((ponto) => ponto.coordenadas), count: pontos.length };
+}
+
+/** The browser refuses what the parsers would refuse anyway, before reading it. */
+export function sizeError(slot: FileSlot, bytes: number): string | null {
+  const limit = slot === 'kml' ? MAX_KML_BYTES : MAX_POINT_FILE_BYTES;
+  if (bytes <= limit) return null;
+  return `O arquivo excede o tamanho máximo de ${limit / (1024 * 1024)} MB.`;
+}
+
+/** What the map shows: the picked files, else what is saved; nothing for an unticked flow. */
+export function mapData(state: ProjetoFormState): { zonas: MapZona[]; pontos: MapPontos } {
+  const pontosOf = (fluxo: 'ip' | 'bdgd' | 'fiscalizacao') =>
+    !state.fluxos.includes(fluxo) ? [] : (state.files[fluxo]?.pontos ?? state.saved.pontos[fluxo]);
+  return {
+    zonas: state.files.kml?.zonas ?? state.saved.zonas,
+    pontos: { ip: pontosOf('ip'), bdgd: pontosOf('bdgd'), fiscalizacao: pontosOf('fiscalizacao') },
+  };
+}
+
+/** The only field the browser checks (SPEC.md section 5): the client select. */
+export function validate(state: ProjetoFormState): { cliente?: string } {
+  return state.cliente === '' ? { cliente: PROJETO_TEXT.clienteRequired } : {};
+}
+
+export const FILE_FIELD: Record<PreloadedFluxo, string> = {
+  ip: 'arquivoIP',
+  bdgd: 'arquivoBDGD',
+  fiscalizacao: 'arquivoFiscalizacao',
+  lpt2: 'arquivoLPTv2',
+};
+
+/**
+ * The form-encoded body of POST/PUT /api/projeto: one `fluxos` field per ticked flow, and the raw text of
+ * only the files picked in this session (an absent `kml` or `arquivo*` keeps what the server has).
+ */
+export function projetoFormBody(state: ProjetoFormState, id?: string): URLSearchParams {
+  const body = new URLSearchParams();
+  if (id !== undefined) body.set('id', id);
+  body.set('nome', state.nome);
+  body.set('cliente', state.cliente);
+  body.set('fuso', state.fuso);
+  for (const fluxo of state.fluxos) body.append('fluxos', fluxo);
+  body.set('disponivelInterpres', String(state.disponivelInterpres));
+  const kml = state.files.kml;
+  if (kml !== undefined) body.set('kml', kml.text);
+  for (const fluxo of PRELOADED_FLUXOS) {
+    const file = state.files[fluxo];
+    if (file !== undefined && state.fluxos.includes(fluxo)) body.set(FILE_FIELD[fluxo], file.text);
+  }
+  return body;
+}

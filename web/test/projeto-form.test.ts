@@ -1,0 +1,177 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ProjetoDetail } from '../src/api/projeto';
+import {
+  EMPTY_PROJETO_FORM,
+  mapData,
+  projetoFormBody,
+  projetoFormReducer,
+  type ProjetoFormAction,
+  type ProjetoFormState,
+  sizeError,
+  validate,
+} from '../src/backoffice/projetos/projeto-form';
+import { boundsOf, BRAZIL } from '../src/map/bounds';
+
+const samples = path.resolve(import.meta.dirname, '../../docs/samples');
+const sample = (name: string) => fs.readFileSync(path.join(samples, name), 'utf8');
+
+function run(...actions: ProjetoFormAction[]): ProjetoFormState {
+  return actions.reduce(projetoFormReducer, EMPTY_PROJETO_FORM);
+}
+
+const pick = (slot: 'kml' | 'ip' | 'bdgd' | 'fiscalizacao' | 'lpt2', name: string, text = sample(name)) =>
+  ({ type: 'filePicked', slot, name, text }) as const;
+
+describe('the project form', () => {
+  it('reads a KML into zones for the map and keeps its raw text for the server', () => {
+    const state = run(pick('kml', 'zoneamento-curitiba.kml'));
+    expect(state.files.kml?.count).toBe(3);
+    expect(state.files.kml?.zonas.map((zona) => zona.label)).toEqual([
+      'Zona Centro',
+      'Zona Batel',
+      'Zona Rebouças',
+    ]);
+    expect(mapData(state).zonas).toHaveLength(3);
+    expect(projetoFormBody(state).get('kml')).toBe(sample('zoneamento-curitiba.kml'));
+  });
+
+  it('refuses a bad KML with its message and keeps nothing', () => {
+    const good = run(pick('kml', 'zoneamento-curitiba.kml'));
+    const bad = projetoFormReducer(good, pick('kml', 'ruim.kml', '<kml><Document></Document></kml>'));
+    expect(bad.files.kml).toBeUndefined();
+    expect(bad.fileErrors.kml).toBe('ruim.kml: O arquivo KML não contém nenhum polígono.');
+    expect(projetoFormBody(bad).has('kml')).toBe(false);
+  });
+
+  it('accepts only .kml for zoning and .txt for IP points', () => {
+    const state = run(
+      { type: 'fluxo', fluxo: 'ip', checked: true },
+      pick('kml', 'zonas.txt', sample('zoneamento-curitiba.kml')),
+      pick('ip', 'pontos.csv', sample('pontos-ip.txt')),
+    );
+    expect(state.fileErrors.kml).toBe('zonas.txt: Apenas arquivos .kml são aceitos.');
+    expect(state.fileErrors.ip).toBe('pontos.csv: Apenas arquivos .txt são aceitos.');
+  });
+
+  it('names the line of a bad point file', () => {
+    const state = run(
+      { type: 'fluxo', fluxo: 'ip', checked: true },
+      pick('ip', 'p.txt', '-49.2;-25.4;A;B\n-49.2;-25.4\n'),
+    );
+    expect(state.fileErrors.ip).toMatch(/^p\.txt: Linha 2: esperadas 4 colunas/);
+  });
+
+  it('needs a fuso for BDGD and reads it again when the fuso changes', () => {
+    const noFuso = run({ type: 'fluxo', fluxo: 'bdgd', checked: true }, pick('bdgd', 'bdgd-fuso22.csv'));
+    expect(noFuso.fileErrors.bdgd).toBe(
+      'bdgd-fuso22.csv: Escolha o fuso do projeto antes de enviar o arquivo BDGD.',
+    );
+    const fuso22 = projetoFormReducer(
+      projetoFormReducer(noFuso, { type: 'field', field: 'fuso', value: '22' }),
+      pick('bdgd', 'bdgd-fuso22.csv'),
+    );
+    const [lat22, lng22] = fuso22.files.bdgd?.pontos[0] ?? [0, 0];
+    expect(lat22).toBeCloseTo(-25.43, 1);
+    expect(lng22).toBeCloseTo(-49.27, 1);
+    const fuso23 = projetoFormReducer(fuso22, { type: 'field', field: 'fuso', value: '23' });
+    expect(fuso23.files.bdgd?.pontos[0]?.[1]).toBeCloseTo(lng22 + 6, 0);
+  });
+
+  it('reads fiscalização in fuso 22 by default and LPT Agiltec without coordinates', () => {
+    const state = run(
+      { type: 'fluxo', fluxo: 'fiscalizacao', checked: true },
+      { type: 'fluxo', fluxo: 'lpt2', checked: true },
+      pick('fiscalizacao', 'fiscalizacao-fuso22.csv'),
+      pick('lpt2', 'lpt-agiltec.csv'),
+    );
+    expect(state.files.fiscalizacao?.pontos[0]?.[0]).toBeCloseTo(-25.43, 1);
+    expect(state.files.lpt2?.count).toBeGreaterThan(0);
+    expect(state.files.lpt2?.pontos).toEqual([]);
+  });
+
+  it('clears the points of an unticked flow, and never sends them', () => {
+    const withIp = run({ type: 'fluxo', fluxo: 'ip', checked: true }, pick('ip', 'pontos-ip.txt'));
+    expect(withIp.files.ip?.count).toBe(4);
+    expect(mapData(withIp).pontos.ip).toHaveLength(4);
+    const unticked = projetoFormReducer(withIp, { type: 'fluxo', fluxo: 'ip', checked: false });
+    expect(unticked.files.ip).toBeUndefined();
+    expect(mapData(unticked).pontos.ip).toEqual([]);
+    expect(projetoFormBody(unticked).has('arquivoIP')).toBe(false);
+  });
+
+  it('builds the form-encoded body: repeated fluxos, fuso, interpres and the picked files only', () => {
+    const state = run(
+      { type: 'field', field: 'nome', value: 'Curitiba' },
+      { type: 'field', field: 'cliente', value: 'c1' },
+      { type: 'fluxo', fluxo: 'ip', checked: true },
+      { type: 'fluxo', fluxo: 'hc', checked: true },
+      { type: 'interpres', value: true },
+      pick('ip', 'pontos-ip.txt'),
+    );
+    const body = projetoFormBody(state, 'p1');
+    expect(body.get('id')).toBe('p1');
+    expect(body.get('nome')).toBe('Curitiba');
+    expect(body.get('cliente')).toBe('c1');
+    expect(body.get('fuso')).toBe('');
+    expect(body.getAll('fluxos')).toEqual(['hc', 'ip']);
+    expect(body.get('disponivelInterpres')).toBe('true');
+    expect(body.get('arquivoIP')).toBe(sample('pontos-ip.txt'));
+    expect(body.has('kml')).toBe(false);
+    expect(body.has('arquivoBDGD')).toBe(false);
+    expect(body.toString()).toContain('fluxos=hc&fluxos=ip');
+  });
+
+  it('fills every field from a loaded project and shows what is saved until a file replaces it', () => {
+    const projeto: ProjetoDetail = {
+      _id: 'p1',
+      nome: 'Curitiba',
+      cliente: 'c1',
+      fluxos: ['ip', 'hc'],
+      fuso: 22,
+      disponivelInterpres: true,
+      zonas: [{ _id: 'z1', label: 'Zona Centro', poligono: [{ lat: -25.4, lng: -49.2 }] }],
+      pontosIP: [{ _id: 'i1', coordenadas: [-25.43, -49.27] }],
+      pontosBDGD: [],
+      pontosFiscalizacao: [],
+      pontosLPTv2: [],
+    };
+    const state = run({ type: 'loaded', projeto });
+    expect(state).toMatchObject({ nome: 'Curitiba', cliente: 'c1', fuso: '22', fluxos: ['hc', 'ip'] });
+    expect(state.disponivelInterpres).toBe(true);
+    expect(state.saved.counts.ip).toBe(1);
+    expect(mapData(state).zonas).toHaveLength(1);
+    const replaced = projetoFormReducer(state, pick('kml', 'zoneamento-curitiba.kml'));
+    expect(mapData(replaced).zonas).toHaveLength(3);
+    expect(mapData(projetoFormReducer(replaced, { type: 'fileCleared', slot: 'kml' })).zonas).toHaveLength(1);
+    expect(projetoFormBody(state, 'p1').has('kml')).toBe(false);
+  });
+
+  it('requires only the client and refuses oversized files before reading them', () => {
+    expect(validate(EMPTY_PROJETO_FORM)).toEqual({ cliente: 'Escolha o cliente do projeto.' });
+    expect(validate(run({ type: 'field', field: 'cliente', value: 'c1' }))).toEqual({});
+    expect(sizeError('ip', 20 * 1024 * 1024)).toBeNull();
+    expect(sizeError('ip', 20 * 1024 * 1024 + 1)).toBe('O arquivo excede o tamanho máximo de 20 MB.');
+    expect(sizeError('kml', 11 * 1024 * 1024)).toBe('O arquivo excede o tamanho máximo de 10 MB.');
+  });
+});
+
+describe('the map bounds', () => {
+  it('cover every shape, or Brazil when there is none', () => {
+    expect(boundsOf([])).toEqual(BRAZIL);
+    expect(BRAZIL).toEqual([
+      [-33.77, -73.99],
+      [5.24, -34.73],
+    ]);
+    expect(
+      boundsOf([
+        [-25.4, -49.3],
+        [-25.5, -49.2],
+      ]),
+    ).toEqual([
+      [-25.5, -49.3],
+      [-25.4, -49.2],
+    ]);
+  });
+});
