@@ -37,6 +37,20 @@ export default defineConfig({
         navigateFallbackDenylist: [/^\/api(\/|$)/],
         cleanupOutdatedCaches: true,
         maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
+        // Map tiles ({z}/{x}/{y} images) come from the cache 'Download do Mapa' fills, so the map draws offline.
+        // The cache name is offline/tiles.ts TILE_CACHE; the pattern knows no host, since tile URLs are configuration.
+        runtimeCaching: [
+          {
+            urlPattern: ({ request, url }) =>
+              request.destination === 'image' && /\/\d+\/\d+\/\d+(@2x)?(\.(png|jpe?g|webp))?$/.test(url.pathname),
+            handler: 'CacheFirst',
+            options: {
+              cacheName: 'novus-tiles',
+              expiration: { maxAgeSeconds: 31536000 },
+              cacheableResponse: { statuses: [200] },
+            },
+          },
+        ],
       },
     }),
   ],

@@ -15,9 +15,9 @@ test.describe('the technician on a phone', () => {
     const home = new HomePage(page);
     await home.expectLoaded(ADMIN.nome);
     await expect(home.storage).toHaveText(/^Armazenamento: \d+,\d{2} GB de \d+,\d{2} GB \(\d+(,\d)?%\)$/);
-    await expect(page.getByRole('button', { name: 'Compactar Imagens' })).toBeDisabled();
-    await expect(page.getByRole('button', { name: 'Sincronizar' })).toBeDisabled();
-    await expect(page.getByText(/Disponível em breve/)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Compactar Imagens' })).toBeEnabled();
+    await expect(page.getByRole('button', { name: 'Sincronizar' })).toBeEnabled();
+    await expect(page.getByRole('link', { name: 'Levantamento' })).toBeVisible();
     await expectAccessible(page, 'home');
     await screenshot(page, 'tecnico-home');
 

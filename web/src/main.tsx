@@ -9,13 +9,20 @@ import { createAppRouter } from './app/router';
 import { ServicesProvider, type Services } from './app/services';
 import { theme } from './app/theme';
 import { UpdatePrompt } from './app/UpdatePrompt';
+import { HttpSyncTransport } from './api/sync-transport';
 import { LocalStore } from './offline/local-store';
+import { RecordStore } from './offline/records';
+import { WorkTracker } from './offline/work';
 import { SessionStore } from './offline/session';
 
+const localStore = new LocalStore();
 const services: Services = {
   session: new SessionStore(window.localStorage),
-  localStore: new LocalStore(),
+  localStore,
   api: new ApiClient(),
+  records: new RecordStore(localStore.db),
+  transport: new HttpSyncTransport(),
+  work: new WorkTracker(),
 };
 const router = createAppRouter();
 

@@ -1,13 +1,17 @@
 // Registers the service worker and offers a new version when one is waiting. The user decides
 // when to reload, so a form in progress is never thrown away.
-import { useState } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 import { useRegisterSW } from 'virtual:pwa-register/react';
 import { Alert, Button, Snackbar } from '@mui/material';
+import { useServices } from './services';
 
 const HOURLY = 60 * 60 * 1000;
 
 export function UpdatePrompt() {
   const [updating, setUpdating] = useState(false);
+  const { work } = useServices();
+  // Never offered mid-sync or mid-wizard: reloading then would throw the technician's work away.
+  const busy = useSyncExternalStore(work.subscribe, work.isBusy);
   const {
     needRefresh: [needRefresh, setNeedRefresh],
     updateServiceWorker,
@@ -22,7 +26,7 @@ export function UpdatePrompt() {
   });
 
   return (
-    <Snackbar open={needRefresh} anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}>
+    <Snackbar open={needRefresh && !busy} anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}>
       <Alert
         severity="info"
         variant="filled"

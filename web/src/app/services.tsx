@@ -2,13 +2,21 @@
 // and handed down by context so tests and screens never reach for module state.
 import { createContext, useContext, useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import type { ApiClient } from '../api/client';
+import type { HttpSyncTransport } from '../api/sync-transport';
 import type { LocalStore } from '../offline/local-store';
+import type { RecordStore } from '../offline/records';
+import type { WorkTracker } from '../offline/work';
 import { SESSION_KEY, type Session, type SessionStore } from '../offline/session';
 
 export interface Services {
   session: SessionStore;
   localStore: LocalStore;
   api: ApiClient;
+  /** The one write path for collected records (offline/records.ts). */
+  records: RecordStore;
+  transport: HttpSyncTransport;
+  /** Sync, compression and wizards in progress: an update waits for them. */
+  work: WorkTracker;
 }
 
 const ServicesContext = createContext<Services | null>(null);

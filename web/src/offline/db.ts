@@ -13,6 +13,8 @@ export interface LocalRecord {
 export interface LocalZona {
   _id: string;
   label: string;
+  /** Outer ring of the zone, for drawing it and for the offline tile download. */
+  poligono?: { lat: number; lng: number }[];
 }
 
 export interface LocalProjeto {

@@ -24,6 +24,10 @@ export class LocalStore {
     return this.db.projeto.orderBy('nome').toArray();
   }
 
+  getProjeto(id: string): Promise<LocalProjeto | undefined> {
+    return this.db.projeto.get(id);
+  }
+
   close(): void {
     this.db.close();
   }

@@ -1,17 +1,19 @@
-// The technician's home (SPEC.md section 1): greeting, the day's actions, version and storage.
+// The technician's home (SPEC.md section 1): greeting, per-flow banners, the day's actions, version and storage.
 import { Link as RouterLink } from 'react-router';
-import { Button, Card, CardContent, Stack, Typography } from '@mui/material';
+import { Alert, Button, Card, CardContent, CircularProgress, Stack, Typography } from '@mui/material';
 import { APP_VERSION } from '@novus/domain/constants';
 import { useSession } from '../app/services';
 import { useLogout } from '../app/use-logout';
 import { useDeviceInfo } from './use-device-info';
-
-const SOON_ID = 'home-em-breve';
+import { useFieldWork } from './use-field-work';
 
 export function HomePage() {
   const session = useSession();
   const logOff = useLogout('/');
   const device = useDeviceInfo();
+  const { busy, status, error, pending, compress, sync } = useFieldWork();
+  const spinner = (kind: 'compress' | 'sync') =>
+    busy === kind ? <CircularProgress size={20} color="inherit" aria-hidden /> : undefined;
 
   return (
     <Stack spacing={2}>
@@ -19,20 +21,51 @@ export function HomePage() {
         Olá, {session?.nome ?? ''}
       </Typography>
 
+      {pending.length > 0 && (
+        <Stack spacing={1} data-testid="pendentes">
+          {pending.map(({ fluxo, label, count }) => (
+            <Alert key={fluxo} severity={count > 0 ? 'warning' : 'success'} variant="outlined">
+              {label} pendentes: {count}
+            </Alert>
+          ))}
+        </Stack>
+      )}
+
       <Stack spacing={1.5}>
         <Button component={RouterLink} to="/projetos" variant="contained" size="large">
           Iniciar
         </Button>
-        <Button variant="outlined" size="large" disabled aria-describedby={SOON_ID}>
+        <Button component={RouterLink} to="/levantamento" variant="outlined" size="large">
+          Levantamento
+        </Button>
+        <Button
+          variant="outlined"
+          size="large"
+          disabled={busy !== null}
+          startIcon={spinner('compress')}
+          onClick={() => void compress()}
+        >
           Compactar Imagens
         </Button>
-        <Button variant="outlined" size="large" disabled aria-describedby={SOON_ID}>
+        <Button
+          variant="outlined"
+          size="large"
+          disabled={busy !== null}
+          startIcon={spinner('sync')}
+          onClick={() => void sync()}
+        >
           Sincronizar
         </Button>
-        <Typography id={SOON_ID} variant="body2" color="text.secondary">
-          Compactar Imagens e Sincronizar: Disponível em breve.
-        </Typography>
-        <Button variant="text" size="large" color="error" onClick={logOff}>
+        {status !== null && (
+          <Alert
+            severity={error ? 'error' : busy ? 'info' : 'success'}
+            role="status"
+            data-testid="status-sincronizacao"
+          >
+            {status}
+          </Alert>
+        )}
+        <Button variant="text" size="large" color="error" onClick={logOff} disabled={busy !== null}>
           Log off
         </Button>
       </Stack>

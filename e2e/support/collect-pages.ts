@@ -1,0 +1,83 @@
+// Page models of the technician's collection screens.
+import { expect, type Locator, type Page } from '@playwright/test';
+import { makeJpeg } from './collect-setup';
+
+export class TechnicianHome {
+  readonly compactar: Locator;
+  readonly sincronizar: Locator;
+  readonly status: Locator;
+
+  constructor(private readonly page: Page) {
+    this.compactar = page.getByRole('button', { name: 'Compactar Imagens' });
+    this.sincronizar = page.getByRole('button', { name: 'Sincronizar' });
+    this.status = page.getByTestId('status-sincronizacao');
+  }
+
+  pendentes(label: string, count: number): Locator {
+    return this.page.getByText(`${label} pendentes: ${count}`, { exact: true });
+  }
+
+  async sync(): Promise<void> {
+    await this.sincronizar.click();
+  }
+
+  async expectSynced(): Promise<void> {
+    await expect(this.status).toHaveText('Sincronizacao concluida', { timeout: 30_000 });
+    await expect(this.sincronizar).toBeEnabled();
+  }
+}
+
+/** Accepts every alert and confirm, remembering their texts. */
+export function acceptDialogs(page: Page): string[] {
+  const messages: string[] = [];
+  page.on('dialog', (dialog) => {
+    messages.push(dialog.message());
+    void dialog.accept();
+  });
+  return messages;
+}
+
+export class WizardPage {
+  readonly gravarCoordenadas: Locator;
+  readonly gravar: Locator;
+  readonly limpar: Locator;
+  readonly voltar: Locator;
+  readonly map: Locator;
+  readonly minhaLocalizacao: Locator;
+
+  constructor(readonly page: Page) {
+    this.gravarCoordenadas = page.getByRole('button', { name: 'Gravar Coordenadas' });
+    this.gravar = page.getByRole('button', { name: 'Gravar', exact: true });
+    this.limpar = page.getByRole('button', { name: 'Limpar' });
+    this.voltar = page.getByRole('button', { name: 'Voltar' });
+    this.map = page.locator('.leaflet-container');
+    this.minhaLocalizacao = page.getByRole('button', { name: 'Usar minha localização' });
+  }
+
+  step(text: string): Locator {
+    return this.page.getByText(text);
+  }
+
+  /** Taps the map at a spot away from the centre, where no marker sits. */
+  async tapMap(): Promise<void> {
+    const box = await this.map.boundingBox();
+    if (!box) throw new Error('map not visible');
+    await this.map.click({ position: { x: box.width * 0.3, y: box.height * 0.7 } });
+  }
+
+  async addPhotos(count: number, prefix: string): Promise<void> {
+    for (let slot = 1; slot <= count; slot += 1) {
+      const buffer = await makeJpeg(this.page, `${prefix} ${slot}`);
+      await this.page.getByLabel(`Foto ${slot}`, { exact: true }).setInputFiles({
+        name: `camera-${slot}.jpg`,
+        mimeType: 'image/jpeg',
+        buffer,
+      });
+      await expect(this.page.getByRole('img', { name: `Miniatura da Foto ${slot}` })).toBeVisible();
+    }
+  }
+
+  select(label: string): Locator {
+    return this.page.getByLabel(label, { exact: false });
+  }
+}

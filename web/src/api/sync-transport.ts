@@ -1,0 +1,138 @@
+// The sync engine's network (offline/sync.ts SyncTransport) over HTTP: same-origin fetch with the auth cookie.
+import type { FlowDefinition } from '@novus/domain/flows/flow';
+import type { LocalProjeto, LocalZona } from '../offline/db';
+import { type RemoteColeta, type SyncTransport, TransportError } from '../offline/sync';
+
+/** What a 2xx answer that is not our JSON (a captive portal's page) resolves to: never confirms an upload. */
+export const NOT_JSON = Object.freeze({ naoJson: true });
+
+interface RemoteZona {
+  _id: string;
+  label: string;
+  poligono?: { lat: number; lng: number }[];
+}
+
+interface RemoteProjeto {
+  _id: string;
+  nome: string;
+  fluxos?: string[];
+  zonas?: RemoteZona[];
+  fuso?: number | null;
+  limiteDownload?: number | null;
+}
+
+export class HttpSyncTransport implements SyncTransport {
+  private readonly fetchFn: typeof fetch;
+
+  constructor(fetchFn: typeof fetch = (input, init) => fetch(input, init)) {
+    this.fetchFn = fetchFn;
+  }
+
+  async getProjetos(): Promise<LocalProjeto[]> {
+    const answer = await this.getJson('/api/projeto/getByUser');
+    if (!Array.isArray(answer))
+      throw new TransportError(0, 'Resposta inesperada do servidor ao baixar projetos.');
+    return (answer as RemoteProjeto[]).map(toLocalProjeto);
+  }
+
+  async upload(
+    flow: FlowDefinition,
+    fields: Record<string, string>,
+    fotos: { slot: number; blob: Blob }[],
+  ): Promise<unknown> {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    // The file name carries the slot ('2.jpg'): the server puts each photo back where it was taken.
+    for (const { slot, blob } of fotos) form.append('fotos', blob, `${slot}.${extensionOf(blob)}`);
+    const response = await this.send(`/api/${flow.apiPath}`, { method: 'POST', body: form });
+    return readJsonOr(response, NOT_JSON);
+  }
+
+  async getByZona(flow: FlowDefinition, zonaId: string): Promise<RemoteColeta[]> {
+    const answer = await this.getJson(`/api/${flow.apiPath}/getByZona?id=${encodeURIComponent(zonaId)}`);
+    if (!Array.isArray(answer))
+      throw new TransportError(0, 'Resposta inesperada do servidor ao baixar registros.');
+    return answer as RemoteColeta[];
+  }
+
+  /** The photo URLs of a record on the server; empty when the server cannot say (SPEC.md section 7). */
+  async listFotos(flow: FlowDefinition, id: string): Promise<string[]> {
+    try {
+      const answer = await this.getJson(`/api/${flow.apiPath}/${encodeURIComponent(id)}/fotos`);
+      return Array.isArray(answer) ? answer.filter((url): url is string => typeof url === 'string') : [];
+    } catch {
+      return [];
+    }
+  }
+
+  async log(message: string, extras: Record<string, unknown>): Promise<void> {
+    await this.send('/api/logger', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ severity: 'ERROR', message, extras }),
+    });
+  }
+
+  private async getJson(path: string): Promise<unknown> {
+    const response = await this.send(path, { method: 'GET', headers: { Accept: 'application/json' } });
+    const answer = await readJsonOr(response, NOT_JSON);
+    if (answer === NOT_JSON) throw new TransportError(0, 'Resposta inesperada do servidor (não é JSON).');
+    return answer;
+  }
+
+  private async send(path: string, init: RequestInit): Promise<Response> {
+    let response: Response;
+    try {
+      response = await this.fetchFn(path, { ...init, credentials: 'same-origin' });
+    } catch (cause) {
+      throw new TransportError(0, cause instanceof Error ? `Sem conexão (${cause.message})` : 'Sem conexão');
+    }
+    if (!response.ok) throw new TransportError(response.status, await errorMessage(response));
+    return response;
+  }
+}
+
+function toLocalProjeto(remote: RemoteProjeto): LocalProjeto {
+  return {
+    id: remote._id,
+    nome: remote.nome,
+    fluxos: remote.fluxos ?? [],
+    zonas: (remote.zonas ?? []).map((zona): LocalZona => ({
+      _id: zona._id,
+      label: zona.label,
+      ...(zona.poligono ? { poligono: zona.poligono.map(({ lat, lng }) => ({ lat, lng })) } : {}),
+    })),
+    ...(typeof remote.fuso === 'number' ? { fuso: remote.fuso } : {}),
+    ...(typeof remote.limiteDownload === 'number' ? { limiteDownload: remote.limiteDownload } : {}),
+  };
+}
+
+function extensionOf(blob: Blob): string {
+  if (blob.type === 'image/png') return 'png';
+  if (blob.type === 'image/webp') return 'webp';
+  return 'jpg';
+}
+
+async function readJsonOr<T>(response: Response, fallback: T): Promise<unknown> {
+  const type = response.headers.get('content-type') ?? '';
+  if (!type.includes('json')) return fallback;
+  try {
+    return (await response.json()) as unknown;
+  } catch {
+    return fallback;
+  }
+}
+
+async function errorMessage(response: Response): Promise<string> {
+  try {
+    const body = (await response.json()) as { message?: unknown; errors?: { msg?: unknown }[] };
+    const details = Array.isArray(body.errors)
+      ? body.errors.map((error) => error.msg).filter((msg): msg is string => typeof msg === 'string')
+      : [];
+    if (details.length > 0) return details.join(' | ');
+    if (typeof body.message === 'string') return body.message;
+  } catch {
+    // not JSON: fall through to the status
+  }
+  return `HTTP ${response.status}`;
+}

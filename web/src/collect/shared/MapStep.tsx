@@ -1,0 +1,72 @@
+// The map step every wizard shares: the field map, the GPS state, 'Usar minha localização' and 'Download do Mapa'.
+import type { ReactNode } from 'react';
+import { Alert, AlertTitle, Button, Stack, Typography } from '@mui/material';
+import MyLocationIcon from '@mui/icons-material/MyLocation';
+import { FieldMap, type LatLng, type MapPoint } from '../../map/field/FieldMap';
+import { GEO_TEXTS, type GeoState } from '../../map/field/geolocation';
+import { MapDownload } from '../../map/field/MapDownload';
+import { useTileConfig } from '../../map/field/tile-config';
+import type { LocalProjeto } from '../../offline/db';
+
+export const PICK_POINT = 'Escolha um ponto no mapa';
+
+/** A chosen point and the GPS accuracy (m) when it was chosen. */
+export interface ChosenPoint extends LatLng {
+  precisao?: number;
+}
+
+interface Props {
+  projeto: LocalProjeto;
+  geo: GeoState;
+  points: readonly MapPoint[];
+  picked: ChosenPoint | null;
+  onPick: (point: ChosenPoint) => void;
+  onPointClick?: (id: string) => void;
+  children?: ReactNode;
+}
+
+export function MapStep({ projeto, geo, points, picked, onPick, onPointClick, children }: Props) {
+  const tiles = useTileConfig();
+  const accuracy = geo.position ? { precisao: Math.round(geo.position.accuracy * 10) / 10 } : {};
+  return (
+    <Stack spacing={1.5}>
+      {geo.error !== null && (
+        <Alert severity="error">
+          {geo.error === GEO_TEXTS.unsupported ? (
+            <>
+              <AlertTitle>{GEO_TEXTS.unsupported}</AlertTitle>
+              {GEO_TEXTS.unsupportedEnglish}
+            </>
+          ) : (
+            geo.error
+          )}
+        </Alert>
+      )}
+      <FieldMap
+        tiles={tiles}
+        zonas={projeto.zonas}
+        points={points}
+        position={geo.position}
+        picked={picked}
+        onPick={(point) => onPick({ ...point, ...accuracy })}
+        onPointClick={onPointClick}
+      />
+      <Typography variant="body2" data-testid="ponto-escolhido">
+        {picked
+          ? `Ponto: ${picked.lat.toFixed(6)}, ${picked.lng.toFixed(6)}`
+          : 'Toque no mapa para escolher o ponto.'}
+        {geo.position ? ` GPS: precisão de ${Math.round(geo.position.accuracy)} m.` : ''}
+      </Typography>
+      <Button
+        variant="outlined"
+        startIcon={<MyLocationIcon aria-hidden />}
+        disabled={geo.position === null}
+        onClick={() => geo.position && onPick({ lat: geo.position.lat, lng: geo.position.lng, ...accuracy })}
+      >
+        Usar minha localização
+      </Button>
+      {children}
+      <MapDownload projeto={projeto} tiles={tiles} />
+    </Stack>
+  );
+}

@@ -1,0 +1,115 @@
+// Camera inputs, one per photo slot ('Foto 1', 'Foto 2', ...), each with its thumbnail. Photos stay Blobs.
+import { useEffect, useMemo } from 'react';
+import { Box, Button, IconButton, Stack, Typography } from '@mui/material';
+import PhotoCameraIcon from '@mui/icons-material/PhotoCamera';
+import DeleteIcon from '@mui/icons-material/Delete';
+
+interface Props {
+  fotos: readonly (Blob | null)[];
+  slots: number;
+  onChange?: (fotos: (Blob | null)[]) => void;
+  disabled?: boolean;
+}
+
+export function PhotoSlots({ fotos, slots, onChange, disabled }: Props) {
+  const urls = useObjectUrls(fotos);
+  const set = (slot: number, blob: Blob | null) => {
+    const next = Array.from({ length: slots }, (_, index) => fotos[index] ?? null);
+    next[slot] = blob;
+    onChange?.(next);
+  };
+  return (
+    <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(150px, 1fr))', gap: 1.5 }}>
+      {Array.from({ length: slots }, (_, slot) => {
+        const url = urls[slot];
+        // read-only: only the photos taken, not a wall of empty slots
+        if (disabled && !url) return null;
+        const label = `Foto ${slot + 1}`;
+        return (
+          <Stack key={slot} spacing={0.5}>
+            <Box
+              sx={{
+                position: 'relative',
+                aspectRatio: '4 / 3',
+                borderRadius: 1,
+                border: 1,
+                borderColor: 'grey.600',
+                bgcolor: 'grey.100',
+                overflow: 'hidden',
+                display: 'grid',
+                placeItems: 'center',
+              }}
+            >
+              {url ? (
+                <img
+                  src={url}
+                  alt={`Miniatura da ${label}`}
+                  style={{ width: '100%', height: '100%', objectFit: 'cover' }}
+                />
+              ) : (
+                <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+                  Sem foto
+                </Typography>
+              )}
+              {url && !disabled && (
+                <IconButton
+                  aria-label={`Remover ${label}`}
+                  onClick={() => set(slot, null)}
+                  sx={{
+                    position: 'absolute',
+                    top: 4,
+                    right: 4,
+                    width: 48,
+                    height: 48,
+                    bgcolor: 'rgba(255,255,255,0.92)',
+                    '&:hover': { bgcolor: '#ffffff' },
+                  }}
+                >
+                  <DeleteIcon />
+                </IconButton>
+              )}
+            </Box>
+            {disabled ? (
+              <Typography variant="body2" sx={{ textAlign: 'center' }}>
+                {label}
+              </Typography>
+            ) : (
+              <Button
+                component="label"
+                variant={url ? 'outlined' : 'contained'}
+                startIcon={<PhotoCameraIcon aria-hidden />}
+                // no colour transition: the variant flips when a photo arrives, and a half-blended button is unreadable
+                sx={{ minHeight: 48, transition: 'none' }}
+              >
+                {label}
+                <input
+                  type="file"
+                  accept="image/*"
+                  capture="environment"
+                  hidden
+                  onChange={(event) => {
+                    const file = event.target.files?.[0];
+                    if (file) set(slot, file);
+                    event.target.value = '';
+                  }}
+                />
+              </Button>
+            )}
+          </Stack>
+        );
+      })}
+    </Box>
+  );
+}
+
+/** Object URLs for the Blobs, revoked when the Blobs change or the screen goes. */
+export function useObjectUrls(blobs: readonly (Blob | null)[]): (string | null)[] {
+  const urls = useMemo(() => blobs.map((blob) => (blob ? URL.createObjectURL(blob) : null)), [blobs]);
+  useEffect(
+    () => () => {
+      for (const url of urls) if (url) URL.revokeObjectURL(url);
+    },
+    [urls],
+  );
+  return urls;
+}

@@ -1,0 +1,121 @@
+// Form inputs wired to react-hook-form: every input labelled, errors in Portuguese under the field,
+// native selects (the phone's own picker: big, familiar, works with gloves).
+import type { ChangeEvent } from 'react';
+import { Checkbox, FormControlLabel, TextField } from '@mui/material';
+import { type Control, Controller, type FieldValues, type Path } from 'react-hook-form';
+
+interface BaseProps<T extends FieldValues> {
+  control: Control<T>;
+  name: Path<T>;
+  label: string;
+  disabled?: boolean;
+  required?: boolean;
+}
+
+export function TextInput<T extends FieldValues>({
+  control,
+  name,
+  label,
+  disabled,
+  required,
+  numeric,
+  multiline,
+}: BaseProps<T> & { numeric?: boolean; multiline?: boolean }) {
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field, fieldState }) => (
+        <TextField
+          {...field}
+          value={field.value ?? ''}
+          label={label}
+          required={required}
+          disabled={disabled}
+          fullWidth
+          multiline={multiline}
+          minRows={multiline ? 2 : undefined}
+          error={fieldState.error !== undefined}
+          helperText={fieldState.error?.message}
+          slotProps={{
+            htmlInput: numeric ? { inputMode: 'numeric', pattern: '[0-9]*' } : undefined,
+          }}
+        />
+      )}
+    />
+  );
+}
+
+export function SelectInput<T extends FieldValues>({
+  control,
+  name,
+  label,
+  options,
+  disabled,
+  required,
+  onChange,
+  emptyOption = true,
+}: BaseProps<T> & {
+  options: readonly (string | { value: string; label: string })[];
+  /** Replaces the plain update, for fields that change others (tipoUnidade, tipoEdificacao). */
+  onChange?: (value: string) => void;
+  emptyOption?: boolean;
+}) {
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field, fieldState }) => (
+        <TextField
+          {...field}
+          value={field.value ?? ''}
+          onChange={(event: ChangeEvent<HTMLInputElement>) =>
+            onChange ? onChange(event.target.value) : field.onChange(event.target.value)
+          }
+          select
+          label={label}
+          required={required}
+          disabled={disabled}
+          fullWidth
+          error={fieldState.error !== undefined}
+          helperText={fieldState.error?.message}
+          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+        >
+          {emptyOption && <option value="">Selecione</option>}
+          {options.map((option) => {
+            const { value, label: text } =
+              typeof option === 'string' ? { value: option, label: option } : option;
+            return (
+              <option key={value} value={value}>
+                {text}
+              </option>
+            );
+          })}
+        </TextField>
+      )}
+    />
+  );
+}
+
+export function CheckboxInput<T extends FieldValues>({ control, name, label, disabled }: BaseProps<T>) {
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <FormControlLabel
+          sx={{ minHeight: 48 }}
+          control={
+            <Checkbox
+              checked={Boolean(field.value)}
+              onChange={(event) => field.onChange(event.target.checked)}
+              onBlur={field.onBlur}
+              disabled={disabled}
+            />
+          }
+          label={label}
+        />
+      )}
+    />
+  );
+}

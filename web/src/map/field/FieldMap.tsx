@@ -1,0 +1,188 @@
+// The collection map (SPEC.md section 2 'Map widget', section 9): device position with its accuracy circle,
+// red zones, coloured points; a tap chooses the point. Shapes carry class names so tests can find them.
+import { useEffect, useRef } from 'react';
+import { Box } from '@mui/material';
+import {
+  Circle,
+  CircleMarker,
+  LayersControl,
+  MapContainer,
+  Polygon,
+  TileLayer,
+  useMap,
+  useMapEvents,
+} from 'react-leaflet';
+import 'leaflet/dist/leaflet.css';
+import type { TileConfig } from '../../api/tiles-config';
+import type { LocalZona } from '../../offline/db';
+import type { GeoFix } from './geolocation';
+
+export const MAP_DEFAULTS = {
+  center: [-15.7939, -47.8828] as [number, number],
+  zoom: 19,
+  maxZoom: 20,
+  /** tiles are downloaded at 19; above it Leaflet scales them */
+  maxNativeZoom: 19,
+  minZoom: 4,
+  height: 400,
+} as const;
+
+export interface MapPoint {
+  id: string;
+  lat: number;
+  lng: number;
+  color: string;
+  /** class of the marker, e.g. 'mapa-poste' */
+  kind: string;
+  label: string;
+  selected?: boolean;
+}
+
+export interface LatLng {
+  lat: number;
+  lng: number;
+}
+
+interface Props {
+  tiles: TileConfig | null;
+  zonas: readonly LocalZona[];
+  points: readonly MapPoint[];
+  position: GeoFix | null;
+  picked: LatLng | null;
+  onPick?: (point: LatLng) => void;
+  onPointClick?: (id: string) => void;
+}
+
+export function FieldMap({ tiles, zonas, points, position, picked, onPick, onPointClick }: Props) {
+  const offline = typeof navigator !== 'undefined' && !navigator.onLine;
+  const separateDownload = tiles?.download && tiles.download !== tiles.street ? tiles.download : null;
+  return (
+    <Box
+      role="region"
+      aria-label="Mapa"
+      sx={{
+        height: MAP_DEFAULTS.height,
+        width: '100%',
+        borderRadius: 1,
+        overflow: 'hidden',
+        border: 1,
+        borderColor: 'grey.400',
+        '& .leaflet-control-attribution a': { textDecoration: 'underline' },
+        '& .leaflet-control-zoom a': { width: 44, height: 44, lineHeight: '44px', fontSize: 22 },
+        '& .leaflet-control-layers-toggle': { width: 44, height: 44 },
+      }}
+    >
+      <MapContainer
+        center={MAP_DEFAULTS.center}
+        zoom={MAP_DEFAULTS.zoom}
+        maxZoom={MAP_DEFAULTS.maxZoom}
+        minZoom={MAP_DEFAULTS.minZoom}
+        style={{ height: '100%', width: '100%' }}
+      >
+        {tiles && (
+          <LayersControl position="topright">
+            {separateDownload && (
+              <LayersControl.BaseLayer checked={offline} name="Mapa baixado">
+                <TileLayer
+                  url={separateDownload}
+                  maxZoom={MAP_DEFAULTS.maxZoom}
+                  maxNativeZoom={MAP_DEFAULTS.maxNativeZoom}
+                />
+              </LayersControl.BaseLayer>
+            )}
+            <LayersControl.BaseLayer checked={!(offline && separateDownload)} name="Ruas">
+              <TileLayer
+                url={tiles.street}
+                attribution="&copy; colaboradores do OpenStreetMap"
+                maxZoom={MAP_DEFAULTS.maxZoom}
+                maxNativeZoom={MAP_DEFAULTS.maxNativeZoom}
+              />
+            </LayersControl.BaseLayer>
+            <LayersControl.BaseLayer name="Satélite">
+              <TileLayer
+                url={tiles.satellite}
+                maxZoom={MAP_DEFAULTS.maxZoom}
+                maxNativeZoom={MAP_DEFAULTS.maxNativeZoom}
+              />
+            </LayersControl.BaseLayer>
+          </LayersControl>
+        )}
+        {zonas.map((zona) =>
+          zona.poligono && zona.poligono.length > 0 ? (
+            <Polygon
+              key={zona._id}
+              positions={zona.poligono.map(({ lat, lng }) => [lat, lng] as [number, number])}
+              pathOptions={{ color: 'red', fill: false }}
+              className="mapa-zona"
+              interactive={false}
+            />
+          ) : null,
+        )}
+        {position && (
+          <>
+            <Circle
+              center={[position.lat, position.lng]}
+              radius={position.accuracy}
+              pathOptions={{ color: '#0d47a1', weight: 1, fillOpacity: 0.1 }}
+              className="mapa-precisao"
+              interactive={false}
+            />
+            <CircleMarker
+              center={[position.lat, position.lng]}
+              radius={7}
+              pathOptions={{ color: '#ffffff', weight: 3, fillColor: '#0d47a1', fillOpacity: 1 }}
+              className="mapa-posicao"
+              interactive={false}
+            />
+          </>
+        )}
+        {points.map((point) => (
+          <CircleMarker
+            key={point.id}
+            center={[point.lat, point.lng]}
+            radius={point.selected ? 14 : 11}
+            pathOptions={{
+              color: point.selected ? '#000000' : '#ffffff',
+              weight: 3,
+              fillColor: point.color,
+              fillOpacity: 0.95,
+            }}
+            className={`${point.kind}${point.selected ? ' mapa-selecionado' : ''}`}
+            bubblingMouseEvents={false}
+            eventHandlers={onPointClick ? { click: () => onPointClick(point.id) } : undefined}
+          />
+        ))}
+        {picked && (
+          <CircleMarker
+            center={[picked.lat, picked.lng]}
+            radius={12}
+            pathOptions={{ color: '#000000', weight: 3, fillColor: '#ffeb3b', fillOpacity: 1 }}
+            className="mapa-ponto-escolhido"
+            interactive={false}
+          />
+        )}
+        <FollowFirstFix position={position} picked={picked} />
+        {onPick && <PickOnTap onPick={onPick} />}
+      </MapContainer>
+    </Box>
+  );
+}
+
+function PickOnTap({ onPick }: { onPick: (point: LatLng) => void }) {
+  useMapEvents({ click: (event) => onPick({ lat: event.latlng.lat, lng: event.latlng.lng }) });
+  return null;
+}
+
+/** Centres on the chosen point, or else on the first GPS fix; afterwards the technician pans freely. */
+function FollowFirstFix({ position, picked }: { position: GeoFix | null; picked: LatLng | null }) {
+  const map = useMap();
+  const centred = useRef(false);
+  useEffect(() => {
+    if (centred.current) return;
+    const target = picked ?? position;
+    if (!target) return;
+    centred.current = true;
+    map.setView([target.lat, target.lng], MAP_DEFAULTS.zoom);
+  }, [map, position, picked]);
+  return null;
+}

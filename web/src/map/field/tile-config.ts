@@ -1,0 +1,37 @@
+// The tile URL templates, remembered on the device: the map must draw offline, where /api/config cannot answer.
+import { useEffect, useState } from 'react';
+import { getTileConfig, type TileConfig } from '../../api/tiles-config';
+import { useServices } from '../../app/services';
+
+const KEY = 'novus.tiles';
+
+function remembered(): TileConfig | null {
+  try {
+    const raw = window.localStorage.getItem(KEY);
+    if (raw === null) return null;
+    const parsed = JSON.parse(raw) as Partial<TileConfig>;
+    if (typeof parsed.street !== 'string' || typeof parsed.satellite !== 'string') return null;
+    return { street: parsed.street, satellite: parsed.satellite, download: parsed.download ?? null };
+  } catch {
+    return null;
+  }
+}
+
+export function useTileConfig(): TileConfig | null {
+  const { api } = useServices();
+  const [config, setConfig] = useState<TileConfig | null>(remembered);
+  useEffect(() => {
+    let active = true;
+    getTileConfig(api).then(
+      (fresh) => {
+        window.localStorage.setItem(KEY, JSON.stringify(fresh));
+        if (active) setConfig(fresh);
+      },
+      () => undefined, // offline: the remembered templates serve
+    );
+    return () => {
+      active = false;
+    };
+  }, [api]);
+  return config;
+}

@@ -1,0 +1,55 @@
+// 'Compactar Imagens' over the device database: every pending photo, progress 'x de y', then sync may go.
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FLOWS } from '@novus/domain/flows/registry';
+import { posteFlow } from '@novus/domain/flows/poste';
+import { unidadeFlow } from '@novus/domain/flows/unidade';
+import { compressAll, progressText } from '../src/offline/compress';
+import { NovusDatabase } from '../src/offline/db';
+import { RecordStore } from '../src/offline/records';
+
+let db: NovusDatabase;
+let store: RecordStore;
+let name = 0;
+
+beforeEach(() => {
+  name += 1;
+  db = new NovusDatabase(`compress-${name}`);
+  store = new RecordStore(db, () => 1_700_000_000_000 + name);
+});
+afterEach(() => db.delete());
+
+const base = { projeto: 'p', dataHora: 1, coordenadas: { lat: -25.43, lng: -49.27 }, dados: {} };
+
+describe('compressAll', () => {
+  it('compresses every photo of every flow and marks the records', async () => {
+    await store.add(unidadeFlow, { ...base, fotos: [new Blob(['aaaa']), null, new Blob(['bbbb'])] });
+    await store.add(posteFlow, { ...base, fotos: [new Blob(['cccc'])] });
+    await store.add(posteFlow, { ...base, fotos: [] });
+    expect(await store.hasUncompressed(FLOWS)).toBe(true);
+
+    const progress: string[] = [];
+    const count = await compressAll(
+      store,
+      FLOWS,
+      async (foto) => new Blob([`z${foto.size}`]),
+      (p) => progress.push(progressText(p)),
+    );
+    expect(count).toBe(3);
+    expect(progress).toEqual(['0 de 3', '1 de 3', '2 de 3', '3 de 3']);
+    expect(await store.hasUncompressed(FLOWS)).toBe(false);
+    const [unidade] = await store.getAll(unidadeFlow);
+    expect(unidade?.fotos[1]).toBeNull();
+    expect(await unidade?.fotos[0]?.text()).toBe('z4');
+  });
+
+  it('a failure leaves the record uncompressed, so sync still refuses', async () => {
+    await store.add(unidadeFlow, { ...base, fotos: [new Blob(['aaaa'])] });
+    await expect(
+      compressAll(store, FLOWS, async () => {
+        throw new Error('sem memória');
+      }),
+    ).rejects.toThrow('sem memória');
+    expect(await store.hasUncompressed(FLOWS)).toBe(true);
+  });
+});

@@ -1,0 +1,129 @@
+// The HTTP transport against a fake fetch: what it sends, and which answers may confirm an upload.
+import { describe, expect, it } from 'vitest';
+import { unidadeFlow } from '@novus/domain/flows/unidade';
+import { HttpSyncTransport } from '../src/api/sync-transport';
+import { confirmsUpload, TransportError } from '../src/offline/sync';
+
+const ID = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
+
+function fakeFetch(answer: () => Response | Promise<Response>) {
+  const calls: { url: string; init: RequestInit | undefined }[] = [];
+  const fetchFn: typeof fetch = async (input, init) => {
+    calls.push({ url: String(input), init });
+    return answer();
+  };
+  return { calls, fetchFn };
+}
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8' },
+  });
+
+describe('HttpSyncTransport', () => {
+  it('posts multipart fields and photos named by slot, with the cookie', async () => {
+    const { calls, fetchFn } = fakeFetch(() => json({ _id: ID }, 201));
+    const transport = new HttpSyncTransport(fetchFn);
+    const answer = await transport.upload(unidadeFlow, { id: ID, numero: '12' }, [
+      { slot: 0, blob: new Blob(['a'], { type: 'image/jpeg' }) },
+      { slot: 2, blob: new Blob(['b'], { type: 'image/jpeg' }) },
+    ]);
+    expect(confirmsUpload(answer, ID)).toBe(true);
+    expect(calls[0]?.url).toBe('/api/unidade');
+    expect(calls[0]?.init?.method).toBe('POST');
+    expect(calls[0]?.init?.credentials).toBe('same-origin');
+    const form = calls[0]?.init?.body;
+    expect(form).toBeInstanceOf(FormData);
+    const data = form as FormData; // asserted just above
+    expect(data.get('numero')).toBe('12');
+    expect(data.getAll('fotos').map((file) => (file as File).name)).toEqual(['0.jpg', '2.jpg']);
+  });
+
+  it('a captive portal page answered 200 does not confirm the upload', async () => {
+    const { fetchFn } = fakeFetch(
+      () =>
+        new Response('<html>Entre no Wi-Fi</html>', {
+          status: 200,
+          headers: { 'Content-Type': 'text/html' },
+        }),
+    );
+    const answer = await new HttpSyncTransport(fetchFn).upload(unidadeFlow, { id: ID }, []);
+    expect(confirmsUpload(answer, ID)).toBe(false);
+  });
+
+  it('a JSON 200 echoing another id does not confirm either', async () => {
+    const { fetchFn } = fakeFetch(() => json({ _id: 'outro' }));
+    const answer = await new HttpSyncTransport(fetchFn).upload(unidadeFlow, { id: ID }, []);
+    expect(confirmsUpload(answer, ID)).toBe(false);
+  });
+
+  it('401 is a TransportError 401 (the engine turns it into SessionExpiredError)', async () => {
+    const { fetchFn } = fakeFetch(() => json({ message: 'Sessão expirada.' }, 401));
+    const error = await new HttpSyncTransport(fetchFn)
+      .upload(unidadeFlow, { id: ID }, [])
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error as TransportError).status).toBe(401);
+    expect((error as TransportError).message).toBe('Sessão expirada.');
+  });
+
+  it('no network is a TransportError 0; a validation error joins the server messages', async () => {
+    const offline = new HttpSyncTransport(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    await expect(offline.getProjetos()).rejects.toMatchObject({ name: 'TransportError', status: 0 });
+    const { fetchFn } = fakeFetch(() =>
+      json({ message: 'Dados inválidos.', errors: [{ msg: 'a' }, { msg: 'b' }] }, 400),
+    );
+    await expect(new HttpSyncTransport(fetchFn).upload(unidadeFlow, {}, [])).rejects.toMatchObject({
+      status: 400,
+      message: 'a | b',
+    });
+  });
+
+  it('maps the projects of getByUser to the device shape', async () => {
+    const { fetchFn } = fakeFetch(() =>
+      json([
+        {
+          _id: 'p1',
+          nome: 'Curitiba',
+          fluxos: ['hc'],
+          imagensMapa: null,
+          fuso: 22,
+          limiteDownload: null,
+          zonas: [{ _id: 'z1', label: 'Zona Centro', poligono: [{ lat: -25.4, lng: -49.2 }], poligono2: {} }],
+        },
+      ]),
+    );
+    expect(await new HttpSyncTransport(fetchFn).getProjetos()).toEqual([
+      {
+        id: 'p1',
+        nome: 'Curitiba',
+        fluxos: ['hc'],
+        fuso: 22,
+        zonas: [{ _id: 'z1', label: 'Zona Centro', poligono: [{ lat: -25.4, lng: -49.2 }] }],
+      },
+    ]);
+  });
+
+  it('a download answered with HTML is an error, never an empty list', async () => {
+    const { fetchFn } = fakeFetch(
+      () => new Response('<html></html>', { headers: { 'Content-Type': 'text/html' } }),
+    );
+    await expect(new HttpSyncTransport(fetchFn).getByZona(unidadeFlow, 'z1')).rejects.toBeInstanceOf(
+      TransportError,
+    );
+  });
+
+  it('logs as SPEC.md section 7 says', async () => {
+    const { calls, fetchFn } = fakeFetch(() => new Response(null, { status: 204 }));
+    await new HttpSyncTransport(fetchFn).log('SINCRONIZACAO UNIDADES', { tecnico: 'Ana' });
+    expect(calls[0]?.url).toBe('/api/logger');
+    expect(JSON.parse(String(calls[0]?.init?.body))).toEqual({
+      severity: 'ERROR',
+      message: 'SINCRONIZACAO UNIDADES',
+      extras: { tecnico: 'Ana' },
+    });
+  });
+});
