@@ -72,6 +72,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         // Photos kept on the device are shown from blob: URLs.
         imgSrc: ["'self'", 'data:', 'blob:', ...tileOrigins(tiles)],
         connectSrc: ["'self'", ...tileOrigins(tiles)],
+        // Photo compression runs in a Web Worker made from a blob: URL, off the UI thread.
+        workerSrc: ["'self'", 'blob:'],
       },
     },
     strictTransportSecurity: false,

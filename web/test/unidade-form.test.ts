@@ -3,17 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { posteDadosSchema } from '@novus/domain/flows/poste';
 import { unidadeDadosSchema } from '@novus/domain/flows/unidade';
 import { fieldErrorsOf } from '../src/collect/shared/domain-resolver';
-import { POSTE_MESSAGE_FIELDS, initialPosteValues } from '../src/collect/poste/poste-values';
+import { initialPosteValues } from '../src/collect/poste/poste-values';
 import {
   initialUnidadeValues,
-  UNIDADE_MESSAGE_FIELDS,
   withTipoEdificacao,
   withTipoUnidade,
 } from '../src/collect/unidade/unidade-values';
 
 const errorsOf = (values: unknown) => {
   const result = unidadeDadosSchema.safeParse(values);
-  return result.success ? {} : fieldErrorsOf(result.error.issues, UNIDADE_MESSAGE_FIELDS);
+  return result.success ? {} : fieldErrorsOf(result.error.issues);
 };
 
 describe('unit form rules', () => {
@@ -70,7 +69,7 @@ describe('unit form rules', () => {
     });
     expect(errorsOf({ ...initialUnidadeValues('SDU'), numero: '12a', quantidade: '' })).toEqual({
       numero: 'O número deve ser numérico.',
-      quantidade: 'A quantidade é obrigatório.',
+      quantidade: 'A quantidade é obrigatória.',
     });
     expect(errorsOf({ ...initialUnidadeValues('MDU'), numero: '10' })).toEqual({
       nomeEdificio: 'O nome do edifício é obrigatório.',
@@ -89,7 +88,7 @@ describe('unit form rules', () => {
     });
     expect(result.success).toBe(false);
     if (!result.success)
-      expect(fieldErrorsOf(result.error.issues, POSTE_MESSAGE_FIELDS)).toEqual({
+      expect(fieldErrorsOf(result.error.issues)).toEqual({
         observacao: 'Informe a observação quando a altura ou a carga for OUTROS.',
       });
   });

@@ -24,6 +24,7 @@ export const posteDadosSchema = z
   })
   .refine((poste) => (poste.altura !== 'OUTROS' && poste.carga !== 'OUTROS') || poste.observacao !== '', {
     message: 'Informe a observação quando a altura ou a carga for OUTROS.',
+    path: ['observacao'],
   });
 export type PosteDados = z.infer<typeof posteDadosSchema>;
 

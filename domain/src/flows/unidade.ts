@@ -32,21 +32,32 @@ export const unidadeDadosSchema = z
     drop: z.preprocess(emptyToUndefined, z.uuid('Poste inválido.').optional()),
   })
   .superRefine((unidade, ctx) => {
-    const allowed = TIPOS_IMOVEL[unidade.tipoEdificacao];
-    if (!allowed.includes(unidade.tipoImovel)) {
-      ctx.addIssue({ code: 'custom', message: 'Tipo de imóvel inválido para o tipo de edificação.' });
+    // Each rule names its field (path), so the form shows the message under it.
+    const fail = (path: keyof typeof unidade, message: string) =>
+      ctx.addIssue({ code: 'custom', path: [path], message });
+    if (!TIPOS_IMOVEL[unidade.tipoEdificacao].includes(unidade.tipoImovel)) {
+      fail('tipoImovel', 'Tipo de imóvel inválido para o tipo de edificação.');
     }
-    const numeric = (value: string, label: string, required: boolean) => {
-      if (value === '' && required) ctx.addIssue({ code: 'custom', message: `${label} é obrigatório.` });
-      else if (value !== '' && !digits.test(value))
-        ctx.addIssue({ code: 'custom', message: `${label} deve ser numérico.` });
+    const numeric = (
+      path: 'quantidade' | 'totalAndares' | 'aptosPorAndar',
+      required: string,
+      invalid: string,
+    ) => {
+      const value = unidade[path];
+      if (value === '') fail(path, required);
+      else if (!digits.test(value)) fail(path, invalid);
     };
-    if (unidade.tipoUnidade === 'SDU') numeric(unidade.quantidade, 'A quantidade', true);
+    if (unidade.tipoUnidade === 'SDU') {
+      numeric('quantidade', 'A quantidade é obrigatória.', 'A quantidade deve ser numérica.');
+    }
     if (unidade.tipoUnidade === 'MDU') {
-      if (unidade.nomeEdificio === '')
-        ctx.addIssue({ code: 'custom', message: 'O nome do edifício é obrigatório.' });
-      numeric(unidade.totalAndares, 'O total de andares', true);
-      numeric(unidade.aptosPorAndar, 'O número de apartamentos por andar', true);
+      if (unidade.nomeEdificio === '') fail('nomeEdificio', 'O nome do edifício é obrigatório.');
+      numeric('totalAndares', 'O total de andares é obrigatório.', 'O total de andares deve ser numérico.');
+      numeric(
+        'aptosPorAndar',
+        'O número de apartamentos por andar é obrigatório.',
+        'O número de apartamentos por andar deve ser numérico.',
+      );
     }
   });
 export type UnidadeDados = z.infer<typeof unidadeDadosSchema>;

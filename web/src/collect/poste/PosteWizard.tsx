@@ -15,12 +15,7 @@ import { useFlowRecords, useProjeto, useWorkInProgress } from '../shared/hooks';
 import { type ChosenPoint, MapStep, PICK_POINT } from '../shared/MapStep';
 import { PhotoSlots } from '../shared/PhotoSlots';
 import { ProjetoNotFound } from '../shared/ProjetoNotFound';
-import {
-  initialPosteValues,
-  POSTE_MESSAGE_FIELDS,
-  type PosteFormValues,
-  posteValuesOf,
-} from './poste-values';
+import { initialPosteValues, type PosteFormValues, posteValuesOf } from './poste-values';
 import { PosteFields } from './PosteFields';
 
 const emptyFotos = () => Array.from({ length: posteFlow.photoSlots }, () => null);
@@ -43,7 +38,7 @@ export function PosteWizard() {
   const [saved, setSaved] = useState(false);
   const form = useForm<PosteFormValues>({
     defaultValues: initialPosteValues(),
-    resolver: domainResolver(posteFlow.dados, POSTE_MESSAGE_FIELDS),
+    resolver: domainResolver(posteFlow.dados),
   });
   const [altura, carga] = form.watch(['altura', 'carga']);
 

@@ -1,6 +1,5 @@
 // The pole form's values (SPEC.md sections 3 and 5) and defaults.
 import { EQUIPAMENTO_PADRAO, TIPO_POSTE_PADRAO } from '@novus/domain/lists/poste';
-import type { MessageFields } from '../shared/domain-resolver';
 
 export interface PosteFormValues {
   tipo: string;
@@ -36,5 +35,3 @@ export function posteValuesOf(dados: Record<string, unknown>): PosteFormValues {
     observacao: text(dados.observacao),
   };
 }
-
-export const POSTE_MESSAGE_FIELDS: MessageFields = [['Informe a observação', 'observacao']];

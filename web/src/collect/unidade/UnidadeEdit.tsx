@@ -9,12 +9,7 @@ import { ActionBar } from '../shared/ActionBar';
 import { domainResolver } from '../shared/domain-resolver';
 import { PhotoSlots } from '../shared/PhotoSlots';
 import { useRecord } from '../shared/use-record';
-import {
-  initialUnidadeValues,
-  UNIDADE_MESSAGE_FIELDS,
-  type UnidadeFormValues,
-  unidadeValuesOf,
-} from './unidade-values';
+import { initialUnidadeValues, type UnidadeFormValues, unidadeValuesOf } from './unidade-values';
 import { UnidadeFields } from './UnidadeFields';
 
 export const DELETE_UNIDADE = 'Confirma exclusão da unidade?';
@@ -29,7 +24,7 @@ export function UnidadeEdit() {
   const [error, setError] = useState<string | null>(null);
   const form = useForm<UnidadeFormValues>({
     defaultValues: initialUnidadeValues(),
-    resolver: domainResolver(unidadeFlow.dados, UNIDADE_MESSAGE_FIELDS),
+    resolver: domainResolver(unidadeFlow.dados),
   });
   const { reset } = form;
 

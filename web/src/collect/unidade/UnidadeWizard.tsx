@@ -16,7 +16,7 @@ import { useFlowRecords, useProjeto, useWorkInProgress } from '../shared/hooks';
 import { type ChosenPoint, MapStep, PICK_POINT } from '../shared/MapStep';
 import { PhotoSlots } from '../shared/PhotoSlots';
 import { ProjetoNotFound } from '../shared/ProjetoNotFound';
-import { initialUnidadeValues, UNIDADE_MESSAGE_FIELDS, type UnidadeFormValues } from './unidade-values';
+import { initialUnidadeValues, type UnidadeFormValues } from './unidade-values';
 import { UnidadeFields } from './UnidadeFields';
 
 const STEPS = ['Tipo de unidade', 'Coordenadas', 'Dados da unidade'] as const;
@@ -38,7 +38,7 @@ export function UnidadeWizard() {
   const [saveError, setSaveError] = useState<string | null>(null);
   const form = useForm<UnidadeFormValues>({
     defaultValues: initialUnidadeValues(),
-    resolver: domainResolver(unidadeFlow.dados, UNIDADE_MESSAGE_FIELDS),
+    resolver: domainResolver(unidadeFlow.dados),
   });
   const tipoUnidade = form.watch('tipoUnidade');
   const drop = form.watch('drop');

@@ -5,7 +5,6 @@ import {
   type TipoEdificacao,
   type TipoUnidade,
 } from '@novus/domain/lists/unidade';
-import type { MessageFields } from '../shared/domain-resolver';
 
 export interface UnidadeFormValues {
   tipoUnidade: string;
@@ -80,12 +79,3 @@ export function unidadeValuesOf(dados: Record<string, unknown>): UnidadeFormValu
   }
   return values;
 }
-
-/** Where the unit schema's path-less rules belong. */
-export const UNIDADE_MESSAGE_FIELDS: MessageFields = [
-  ['Tipo de imóvel inválido', 'tipoImovel'],
-  ['A quantidade', 'quantidade'],
-  ['O nome do edifício', 'nomeEdificio'],
-  ['O total de andares', 'totalAndares'],
-  ['O número de apartamentos', 'aptosPorAndar'],
-];
