@@ -53,9 +53,9 @@ export function MapStep({ projeto, geo, points, picked, onPick, onPointClick, ch
       />
       <Typography variant="body2" data-testid="ponto-escolhido">
         {picked
-          ? `Ponto: ${picked.lat.toFixed(6)}, ${picked.lng.toFixed(6)}`
+          ? `Ponto: ${picked.lat.toFixed(6)}, ${picked.lng.toFixed(6)}.`
           : 'Toque no mapa para escolher o ponto.'}
-        {geo.position ? ` GPS: precisão de ${Math.round(geo.position.accuracy)} m.` : ''}
+        {geo.position ? ` GPS com precisão de ${Math.round(geo.position.accuracy)} m.` : ''}
       </Typography>
       <Button
         variant="outlined"
