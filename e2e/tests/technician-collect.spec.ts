@@ -68,6 +68,7 @@ test('collects a unit and a pole offline, compresses and syncs them with their p
   expect(dialogs).toEqual(['Esse procedimento leva alguns minutos para concluir. Deseja continuar?']);
   await expect(home.pendentes('Unidades', 0)).toBeVisible();
   await expect(home.pendentes('Postes', 0)).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Back office' })).toHaveCount(0);
 
   // the app shell must be in the service worker before the network goes
   await page.evaluate(async () => {

@@ -18,6 +18,8 @@ test.describe('the technician on a phone', () => {
     await expect(page.getByRole('button', { name: 'Compactar Imagens' })).toBeEnabled();
     await expect(page.getByRole('button', { name: 'Sincronizar' })).toBeEnabled();
     await expect(page.getByRole('link', { name: 'Levantamento' })).toBeVisible();
+    // An administrador who logged in here finds the back office from the home.
+    await expect(page.getByRole('link', { name: 'Back office' })).toHaveAttribute('href', '/backoffice');
     await expectAccessible(page, 'home');
     await screenshot(page, 'tecnico-home');
 

@@ -2,6 +2,7 @@
 import { Link as RouterLink } from 'react-router';
 import { Alert, Button, Card, CardContent, CircularProgress, Stack, Typography } from '@mui/material';
 import { APP_VERSION } from '@novus/domain/constants';
+import { canEnterBackoffice } from '@novus/domain/roles';
 import { useSession } from '../app/services';
 import { useLogout } from '../app/use-logout';
 import { useDeviceInfo } from './use-device-info';
@@ -64,6 +65,11 @@ export function HomePage() {
           >
             {status}
           </Alert>
+        )}
+        {session && canEnterBackoffice(session.roles) && (
+          <Button component={RouterLink} to="/backoffice" variant="text" size="large">
+            Back office
+          </Button>
         )}
         <Button variant="text" size="large" color="error" onClick={logOff} disabled={busy !== null}>
           Log off
