@@ -1,5 +1,5 @@
 // 'Adicionar Cliente' (/backoffice/cliente/add) and 'Alterar Cliente' (/backoffice/cliente/:clienteId).
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -10,6 +10,7 @@ import { useBackofficeApi } from '../backoffice-api';
 import { serverMessageOr } from '../server-message';
 import { NoticeAlert, type Notice } from '../shared/notice';
 import { SubmitButton } from '../shared/SubmitButton';
+import { useRecordLoad } from '../shared/use-record-load';
 import { CLIENTE_TEXT } from './messages';
 
 export function ClienteForm() {
@@ -17,7 +18,6 @@ export function ClienteForm() {
   const editing = clienteId !== undefined;
   const { api, log } = useBackofficeApi();
   const [notice, setNotice] = useState<Notice | null>(null);
-  const [loading, setLoading] = useState(editing);
   const {
     register,
     handleSubmit,
@@ -25,26 +25,12 @@ export function ClienteForm() {
     formState: { errors, isSubmitting },
   } = useForm({ resolver: zodResolver(clienteInputSchema), defaultValues: { nome: '' } });
 
-  useEffect(() => {
-    if (clienteId === undefined) return;
-    let active = true;
-    getCliente(api, clienteId).then(
-      (cliente) => {
-        if (!active) return;
-        reset({ nome: cliente.nome });
-        setLoading(false);
-      },
-      (error: unknown) => {
-        if (!active) return;
-        log('Falha ao carregar cliente', error);
-        setNotice({ severity: 'error', text: serverMessageOr(error, CLIENTE_TEXT.loadOneFailed) });
-        setLoading(false);
-      },
-    );
-    return () => {
-      active = false;
-    };
-  }, [api, log, clienteId, reset]);
+  const loading = useRecordLoad(clienteId, {
+    fetch: (id) => getCliente(api, id),
+    loaded: (cliente) => reset({ nome: cliente.nome }),
+    failure: { log: 'Falha ao carregar cliente', text: CLIENTE_TEXT.loadOneFailed },
+    onNotice: setNotice,
+  });
 
   const onSubmit = handleSubmit(async (input) => {
     setNotice(null);

@@ -28,6 +28,7 @@ import { useBackofficeApi } from '../backoffice-api';
 import { serverMessageOr } from '../server-message';
 import { NoticeAlert, type Notice } from '../shared/notice';
 import { SubmitButton } from '../shared/SubmitButton';
+import { useRecordLoad } from '../shared/use-record-load';
 import { FileField } from './FileField';
 import { PROJETO_TEXT } from './messages';
 import {
@@ -59,7 +60,6 @@ export function ProjetoForm() {
   const [state, dispatch] = useReducer(projetoFormReducer, EMPTY_PROJETO_FORM);
   const [clientes, setClientes] = useState<Cliente[]>([]);
   const [tileUrl, setTileUrl] = useState<string>();
-  const [loading, setLoading] = useState(editing);
   const [sending, setSending] = useState(false);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [clienteError, setClienteError] = useState<string>();
@@ -79,26 +79,12 @@ export function ProjetoForm() {
     };
   }, [api, log]);
 
-  useEffect(() => {
-    if (projetoId === undefined) return;
-    let active = true;
-    getProjeto(api, projetoId).then(
-      (projeto) => {
-        if (!active) return;
-        dispatch({ type: 'loaded', projeto });
-        setLoading(false);
-      },
-      (error: unknown) => {
-        if (!active) return;
-        log('Falha ao carregar projeto', error);
-        setNotice({ severity: 'error', text: serverMessageOr(error, PROJETO_TEXT.loadFailed) });
-        setLoading(false);
-      },
-    );
-    return () => {
-      active = false;
-    };
-  }, [api, log, projetoId]);
+  const loading = useRecordLoad(projetoId, {
+    fetch: (id) => getProjeto(api, id),
+    loaded: (projeto) => dispatch({ type: 'loaded', projeto }),
+    failure: { log: 'Falha ao carregar projeto', text: PROJETO_TEXT.loadFailed },
+    onNotice: setNotice,
+  });
 
   const map = useMemo(() => mapData(state), [state]);
 

@@ -25,6 +25,7 @@ import { useBackofficeApi } from '../backoffice-api';
 import { serverMessageOr } from '../server-message';
 import { NoticeAlert, type Notice } from '../shared/notice';
 import { SubmitButton } from '../shared/SubmitButton';
+import { useRecordLoad } from '../shared/use-record-load';
 import { USUARIO_TEXT } from './messages';
 import {
   emptyUsuarioForm,
@@ -47,7 +48,6 @@ export function UsuarioForm() {
   const [state, dispatch] = useReducer(usuarioFormReducer, editing, emptyUsuarioForm);
   const [clientes, setClientes] = useState<Cliente[]>([]);
   const [projetos, setProjetos] = useState<ClienteProjetos>({ cliente: '', projetos: [] });
-  const [loading, setLoading] = useState(editing);
   const [sending, setSending] = useState(false);
   const [notice, setNotice] = useState<Notice | null>(null);
 
@@ -62,26 +62,12 @@ export function UsuarioForm() {
     };
   }, [api, log]);
 
-  useEffect(() => {
-    if (userId === undefined) return;
-    let active = true;
-    getUsuario(api, userId).then(
-      (usuario) => {
-        if (!active) return;
-        dispatch({ type: 'loaded', usuario });
-        setLoading(false);
-      },
-      (error: unknown) => {
-        if (!active) return;
-        log('Falha ao carregar usuário', error);
-        setNotice({ severity: 'error', text: serverMessageOr(error, USUARIO_TEXT.loadOneFailed) });
-        setLoading(false);
-      },
-    );
-    return () => {
-      active = false;
-    };
-  }, [api, log, userId]);
+  const loading = useRecordLoad(userId, {
+    fetch: (id) => getUsuario(api, id),
+    loaded: (usuario) => dispatch({ type: 'loaded', usuario }),
+    failure: { log: 'Falha ao carregar usuário', text: USUARIO_TEXT.loadOneFailed },
+    onNotice: setNotice,
+  });
 
   const tecnico = state.roles.includes('tecnico');
   useEffect(() => {
