@@ -39,6 +39,8 @@ export interface AppOptions {
   tilesDir?: string;
   /** Where photo bytes live. */
   blobs: BlobStore;
+  /** Serve HTTPS directly (phones need a secure context for the service worker, GPS and camera). */
+  https?: { key: Buffer; cert: Buffer };
 }
 
 /** The origins a tile URL template loads from, for the Content-Security-Policy (relative URLs are 'self'). */
@@ -54,11 +56,15 @@ function tileOrigins(tiles: TileConfig): string[] {
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const app = Fastify({
+  const common = {
     logger: options.logger ? { level: 'info' } : false,
     trustProxy: options.trustProxy ?? false,
     bodyLimit: 1024 * 1024,
-  });
+  };
+  // Routes and plugins do not depend on the server type, so an HTTPS app is used as the plain one.
+  const app = (options.https
+    ? Fastify({ ...common, https: options.https })
+    : Fastify(common)) as unknown as FastifyInstance;
   const { db, tokens } = options;
   const limiter = options.limiter ?? new LoginLimiter();
   const tiles = options.tiles ?? DEFAULT_TILES;

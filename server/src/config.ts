@@ -17,6 +17,8 @@ export interface Config {
   tiles: TileConfig;
   /** A folder of {z}/{x}/{y}.png tiles served at /tiles, for self-hosting and tests. */
   tilesDir: string | undefined;
+  /** PEM files to serve HTTPS directly, without a reverse proxy. */
+  tls: { key: Buffer; cert: Buffer } | undefined;
 }
 
 /** Map tile URL templates ({z}/{x}/{y}); the public OpenStreetMap servers are for viewing only. */
@@ -53,7 +55,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       download: env.TILE_URL_DOWNLOAD || (env.TILES_DIR ? '/tiles/{z}/{x}/{y}.png' : DEFAULT_TILES.download),
     },
     tilesDir: env.TILES_DIR ? path.resolve(env.TILES_DIR) : undefined,
+    tls: readTls(env.TLS_KEY_FILE, env.TLS_CERT_FILE),
   };
+}
+
+function readTls(keyFile: string | undefined, certFile: string | undefined): Config['tls'] {
+  if (!keyFile && !certFile) return undefined;
+  if (!keyFile || !certFile) throw new Error('TLS_KEY_FILE e TLS_CERT_FILE devem ser informados juntos.');
+  return { key: fs.readFileSync(keyFile), cert: fs.readFileSync(certFile) };
 }
 
 /** The token secret outlives restarts (or every technician would be logged out) but is never committed. */

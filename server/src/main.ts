@@ -18,6 +18,7 @@ const app = await buildApp({
   logger: true,
   trustProxy: process.env.TRUST_PROXY === '1',
   blobs: new LocalBlobStore(path.join(config.dataDir, 'fotos')),
+  ...(config.tls ? { https: config.tls } : {}),
   tiles: config.tiles,
   ...(config.tilesDir ? { tilesDir: config.tilesDir } : {}),
 });
@@ -37,12 +38,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 await app.listen({ port: config.port, host: config.host });
 
-const urls = [`http://localhost:${config.port}/`];
+const scheme = config.tls ? 'https' : 'http';
+const urls = [`${scheme}://localhost:${config.port}/`];
 if (config.host === '0.0.0.0') {
   for (const addresses of Object.values(os.networkInterfaces())) {
     for (const address of addresses ?? []) {
       if (address.family === 'IPv4' && !address.internal)
-        urls.push(`http://${address.address}:${config.port}/`);
+        urls.push(`${scheme}://${address.address}:${config.port}/`);
     }
   }
 }
@@ -52,6 +54,12 @@ const lines = [
   ...urls.map((url) => `  ${url}`),
   `  Back office: ${urls[0]}backoffice`,
 ];
+if (!config.tls && process.env.TRUST_PROXY !== '1') {
+  lines.push(
+    'Celulares na rede precisam de HTTPS para GPS, câmera e uso offline: informe TLS_KEY_FILE e TLS_CERT_FILE',
+    'ou sirva o Novus atrás de um proxy com TLS (TRUST_PROXY=1). Em http://localhost tudo funciona.',
+  );
+}
 if (admin) {
   lines.push(`Primeiro administrador criado: login "${admin.login}"`);
   lines.push(
