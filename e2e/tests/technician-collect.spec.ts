@@ -267,3 +267,41 @@ test('a response lost mid-sync is retried without duplicating the record', async
   const [poste] = await serverPostes();
   expect(stored[0]?.drop).toBe(poste?._id);
 });
+
+test('a session that expired before the sync sends the technician to log in, and nothing is lost', async ({
+  page,
+  context,
+}) => {
+  const dialogs = acceptDialogs(page);
+  const home = new TechnicianHome(page);
+  await signInAndSync(page, home);
+
+  await page.goto(`/projeto/${world.projetoId}/addUnidades`);
+  const wizard = new WizardPage(page);
+  await page.getByRole('button', { name: 'SDU (casa)' }).click();
+  await wizard.tapMap();
+  await page.locator('.mapa-poste').first().click();
+  await expect(page.getByText('Poste escolhido.')).toBeVisible();
+  await wizard.gravarCoordenadas.click();
+  await page.getByRole('textbox', { name: 'Número', exact: true }).fill('789');
+  await wizard.gravar.click();
+  await expect(page.getByText('Unidade gravada no aparelho.')).toBeVisible();
+
+  // The server no longer knows this session (its cookie expired); the device still has the record.
+  await context.clearCookies();
+  await page.goto('/');
+  await expect(home.pendentes('Unidades', 1)).toBeVisible();
+  await home.sync();
+  await expect(page).toHaveURL(/\/login$/);
+  expect(dialogs.at(-1)).toBe(
+    'Sua sessão expirou. Faça login novamente para sincronizar; nenhum dado foi perdido.',
+  );
+  expect((await serverUnidades()).filter((unidade) => unidade.numero === '789')).toHaveLength(0);
+
+  await new LoginPage(page).signIn(world.tecnico.login, TECNICO_PASSWORD);
+  await expect(home.pendentes('Unidades', 1)).toBeVisible();
+  await home.sync();
+  await home.expectSynced();
+  await expect(home.pendentes('Unidades', 0)).toBeVisible();
+  expect((await serverUnidades()).filter((unidade) => unidade.numero === '789')).toHaveLength(1);
+});
