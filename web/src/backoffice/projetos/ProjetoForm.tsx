@@ -16,11 +16,9 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import type { Cliente } from '@novus/domain/cliente';
 import { FLUXO_FORM_LABELS, FLUXOS, type PreloadedFluxo } from '@novus/domain/flows/keys';
 import { FISCALIZACAO_COLUMNS, LPT_AGILTEC_COLUMNS } from '@novus/domain/geo/point-files';
 import { FISCALIZACAO_DEFAULT_FUSO, FUSOS } from '@novus/domain/geo/utm';
-import { listClientes } from '../../api/cliente';
 import { getTileConfig } from '../../api/tiles-config';
 import { createProjeto, getProjeto, updateProjeto } from '../../api/projeto';
 import { ProjetoMap } from '../../map/ProjetoMap';
@@ -28,6 +26,7 @@ import { useBackofficeApi } from '../backoffice-api';
 import { serverMessageOr } from '../server-message';
 import { NoticeAlert, type Notice } from '../shared/notice';
 import { SubmitButton } from '../shared/SubmitButton';
+import { useClientes } from '../shared/use-clientes';
 import { useRecordLoad } from '../shared/use-record-load';
 import { FileField } from './FileField';
 import { PROJETO_TEXT } from './messages';
@@ -58,7 +57,7 @@ export function ProjetoForm() {
   const editing = projetoId !== undefined;
   const { api, log } = useBackofficeApi();
   const [state, dispatch] = useReducer(projetoFormReducer, EMPTY_PROJETO_FORM);
-  const [clientes, setClientes] = useState<Cliente[]>([]);
+  const clientes = useClientes();
   const [tileUrl, setTileUrl] = useState<string>();
   const [sending, setSending] = useState(false);
   const [notice, setNotice] = useState<Notice | null>(null);
@@ -69,10 +68,6 @@ export function ProjetoForm() {
     getTileConfig(api).then(
       (tiles) => active && setTileUrl(tiles.street),
       (error: unknown) => log('Falha ao carregar a configuração do mapa', error),
-    );
-    listClientes(api).then(
-      (list) => active && setClientes(list),
-      (error: unknown) => log('Falha ao carregar clientes', error),
     );
     return () => {
       active = false;

@@ -16,15 +16,14 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import type { Cliente } from '@novus/domain/cliente';
 import { ROLE_LABELS, ROLES } from '@novus/domain/roles';
-import { listClientes } from '../../api/cliente';
 import { listProjetosByCliente, type ProjetoByCliente } from '../../api/projeto';
 import { createUsuario, getUsuario, updateUsuario } from '../../api/usuario';
 import { useBackofficeApi } from '../backoffice-api';
 import { serverMessageOr } from '../server-message';
 import { NoticeAlert, type Notice } from '../shared/notice';
 import { SubmitButton } from '../shared/SubmitButton';
+import { useClientes } from '../shared/use-clientes';
 import { useRecordLoad } from '../shared/use-record-load';
 import { USUARIO_TEXT } from './messages';
 import {
@@ -46,21 +45,10 @@ export function UsuarioForm() {
   const editing = userId !== undefined;
   const { api, log } = useBackofficeApi();
   const [state, dispatch] = useReducer(usuarioFormReducer, editing, emptyUsuarioForm);
-  const [clientes, setClientes] = useState<Cliente[]>([]);
+  const clientes = useClientes();
   const [projetos, setProjetos] = useState<ClienteProjetos>({ cliente: '', projetos: [] });
   const [sending, setSending] = useState(false);
   const [notice, setNotice] = useState<Notice | null>(null);
-
-  useEffect(() => {
-    let active = true;
-    listClientes(api).then(
-      (list) => active && setClientes(list),
-      (error: unknown) => log('Falha ao carregar clientes', error),
-    );
-    return () => {
-      active = false;
-    };
-  }, [api, log]);
 
   const loading = useRecordLoad(userId, {
     fetch: (id) => getUsuario(api, id),

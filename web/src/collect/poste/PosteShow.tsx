@@ -7,6 +7,7 @@ import { posteFlow } from '@novus/domain/flows/poste';
 import { useServices } from '../../app/services';
 import { ActionBar } from '../shared/ActionBar';
 import { PhotoSlots } from '../shared/PhotoSlots';
+import { RecordHeader } from '../shared/RecordHeader';
 import { useRecord } from '../shared/use-record';
 import { initialPosteValues, type PosteFormValues, posteValuesOf } from './poste-values';
 import { PosteFields } from './PosteFields';
@@ -43,13 +44,7 @@ export function PosteShow() {
 
   return (
     <Stack spacing={2}>
-      <Typography component="h1" variant="h5">
-        Poste
-      </Typography>
-      <Typography variant="body2">
-        Coletado em {new Date(record.dataHora).toLocaleString('pt-BR')} · {record.coordenadas.lat.toFixed(6)},{' '}
-        {record.coordenadas.lng.toFixed(6)}
-      </Typography>
+      <RecordHeader title="Poste" collected="Coletado em" record={record} />
       <PosteFields control={form.control} disabled />
       <Typography component="h2" variant="h6">
         Fotos

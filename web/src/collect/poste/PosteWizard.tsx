@@ -2,7 +2,7 @@
 // opens it; Gravar saves, clears the form and returns to the map.
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { Alert, Button, Snackbar, Stack, Typography } from '@mui/material';
+import { Alert, Button, Stack, Typography } from '@mui/material';
 import { useForm } from 'react-hook-form';
 import { posteFlow } from '@novus/domain/flows/poste';
 import { useServices, useSession } from '../../app/services';
@@ -10,6 +10,7 @@ import { useGeolocation } from '../../map/field/geolocation';
 import type { MapPoint } from '../../map/field/FieldMap';
 import type { LocalColeta } from '../../offline/records';
 import { ActionBar } from '../shared/ActionBar';
+import { SavedNotice } from '../shared/SavedNotice';
 import { domainResolver } from '../shared/domain-resolver';
 import { useFlowRecords, useProjeto, useWorkInProgress } from '../shared/hooks';
 import { type ChosenPoint, MapStep, PICK_POINT } from '../shared/MapStep';
@@ -198,11 +199,7 @@ export function PosteWizard() {
           Voltar
         </Button>
       </ActionBar>
-      <Snackbar open={saved} autoHideDuration={4000} onClose={() => setSaved(false)}>
-        <Alert severity="success" variant="filled" onClose={() => setSaved(false)}>
-          Poste gravado no aparelho.
-        </Alert>
-      </Snackbar>
+      <SavedNotice open={saved} text="Poste gravado no aparelho." onClose={() => setSaved(false)} />
     </Stack>
   );
 }

@@ -1,13 +1,15 @@
 // /unidade/:id (SPEC.md section 2): the pending unit's form, Gravar to correct it, Excluir to drop it.
 import { useEffect, useState } from 'react';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
-import { Alert, Button, LinearProgress, Snackbar, Stack, Typography } from '@mui/material';
+import { Alert, Button, LinearProgress, Stack, Typography } from '@mui/material';
 import { useForm } from 'react-hook-form';
 import { unidadeFlow } from '@novus/domain/flows/unidade';
 import { useServices } from '../../app/services';
 import { ActionBar } from '../shared/ActionBar';
+import { SavedNotice } from '../shared/SavedNotice';
 import { domainResolver } from '../shared/domain-resolver';
 import { PhotoSlots } from '../shared/PhotoSlots';
+import { RecordHeader } from '../shared/RecordHeader';
 import { useRecord } from '../shared/use-record';
 import { initialUnidadeValues, type UnidadeFormValues, unidadeValuesOf } from './unidade-values';
 import { UnidadeFields } from './UnidadeFields';
@@ -68,13 +70,7 @@ export function UnidadeEdit() {
 
   return (
     <Stack spacing={2}>
-      <Typography component="h1" variant="h5">
-        Unidade
-      </Typography>
-      <Typography variant="body2">
-        Coletada em {new Date(record.dataHora).toLocaleString('pt-BR')} · {record.coordenadas.lat.toFixed(6)},{' '}
-        {record.coordenadas.lng.toFixed(6)}
-      </Typography>
+      <RecordHeader title="Unidade" collected="Coletada em" record={record} />
       <Stack component="form" spacing={2} noValidate onSubmit={(event) => void save(event)} id="unidade-edit">
         <UnidadeFields form={form} />
         <Typography component="h2" variant="h6">
@@ -97,11 +93,7 @@ export function UnidadeEdit() {
           Voltar
         </Button>
       </ActionBar>
-      <Snackbar open={saved} autoHideDuration={4000} onClose={() => setSaved(false)}>
-        <Alert severity="success" variant="filled" onClose={() => setSaved(false)}>
-          Unidade alterada.
-        </Alert>
-      </Snackbar>
+      <SavedNotice open={saved} text="Unidade alterada." onClose={() => setSaved(false)} />
     </Stack>
   );
 }

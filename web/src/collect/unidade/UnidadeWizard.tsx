@@ -2,7 +2,7 @@
 // and starts again at step 1.
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { Alert, Button, Snackbar, Stack, Typography } from '@mui/material';
+import { Alert, Button, Stack, Typography } from '@mui/material';
 import { useForm } from 'react-hook-form';
 import { unidadeFlow } from '@novus/domain/flows/unidade';
 import { posteFlow } from '@novus/domain/flows/poste';
@@ -11,6 +11,7 @@ import { useServices, useSession } from '../../app/services';
 import { useGeolocation } from '../../map/field/geolocation';
 import type { MapPoint } from '../../map/field/FieldMap';
 import { ActionBar } from '../shared/ActionBar';
+import { SavedNotice } from '../shared/SavedNotice';
 import { domainResolver } from '../shared/domain-resolver';
 import { useFlowRecords, useProjeto, useWorkInProgress } from '../shared/hooks';
 import { type ChosenPoint, MapStep, PICK_POINT } from '../shared/MapStep';
@@ -180,11 +181,7 @@ export function UnidadeWizard() {
           Voltar
         </Button>
       </ActionBar>
-      <Snackbar open={saved} autoHideDuration={4000} onClose={() => setSaved(false)}>
-        <Alert severity="success" variant="filled" onClose={() => setSaved(false)}>
-          Unidade gravada no aparelho.
-        </Alert>
-      </Snackbar>
+      <SavedNotice open={saved} text="Unidade gravada no aparelho." onClose={() => setSaved(false)} />
     </Stack>
   );
 }
