@@ -39,57 +39,6 @@ export const projetoFieldsSchema = z.object({
 });
 export type ProjetoFields = z.infer<typeof projetoFieldsSchema>;
 
-const latitude = z.number().min(-90).max(90);
-const longitude = z.number().min(-180).max(180);
-const coordenadas = z.tuple([latitude, longitude], { error: 'coordenadas devem ser [latitude, longitude].' });
-const text = z.preprocess(
-  (value) => (value === undefined || value === null ? '' : String(value)),
-  z.string().max(500),
-);
-
-/** Points sent as JSON (the spec's pontosIP, pontosBDGD, ...): the same shapes the file parsers make. */
-export const pontoIpJsonSchema = z.object({
-  coordenadas,
-  idConcessionaria: text,
-  idCircuito: text,
-  quantidadeCompartilhamento: z.coerce.number().int().min(0).default(0),
-});
-export const pontoBdgdJsonSchema = z.object({
-  coordenadas,
-  idConcessionaria: text,
-  ativo: text,
-  sequencial: z.coerce.number().int().min(1).optional(),
-});
-export const pontoFiscalizacaoJsonSchema = z.object({
-  coordenadas,
-  barramento: text,
-  tipo: text,
-  material: text,
-  altura: text,
-  carga: text,
-  tipoEquipamento: text,
-  placa: text,
-  potencia: text,
-  fases: text,
-  medidor: text,
-  faseConsumidor: text,
-});
-export const pontoLptAgiltecJsonSchema = z.object({
-  os: z.preprocess(
-    (value) => (value === undefined || value === null ? '' : String(value)),
-    z.string().min(1, 'os é obrigatório.'),
-  ),
-  nome: text,
-  cpf: text,
-  email: text,
-  telefone1: text,
-  propriedade: text,
-  comunidade: text,
-  municipio: text,
-  polo: text,
-  regional: text,
-});
-
 export const zonaJsonSchema = z.object({
   _id: z.uuid().optional(),
   label: z.preprocess(
@@ -101,25 +50,3 @@ export const zonaJsonSchema = z.object({
     coordinates: z.array(z.array(z.array(z.number()).min(2)).min(1)).min(1),
   }),
 });
-
-/**
- * What makes two preloaded points the same point, so that re-sending a file on project edit neither
- * duplicates a point a technician already collected nor loses it.
- */
-export function preloadedKey(
-  fluxo: 'ip' | 'bdgd' | 'fiscalizacao' | 'lpt2',
-  ponto: { lat: number | null; lng: number | null; dados: Record<string, unknown> },
-): string {
-  const at = `${ponto.lat?.toFixed(6) ?? ''},${ponto.lng?.toFixed(6) ?? ''}`;
-  const field = (name: string) => String(ponto.dados[name] ?? '');
-  switch (fluxo) {
-    case 'ip':
-      return `${field('idConcessionaria')}|${at}`;
-    case 'bdgd':
-      return `${field('idConcessionaria')}|${field('ativo')}|${at}`;
-    case 'fiscalizacao':
-      return `${field('placa')}|${at}`;
-    case 'lpt2':
-      return field('os');
-  }
-}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseKmlZones } from '../src/geo/kml.ts';
 import { FileParseError } from '../src/geo/parse-error.ts';
+import { isInZonas } from '../src/geo/zonas.ts';
 
 const ring = (lng: number, lat: number, size = 0.01) =>
   [
@@ -110,5 +111,21 @@ describe('parseKmlZones', () => {
 
   it('refuses a file over 10 MB', () => {
     expectParseError(kml(' '.repeat(11 * 1024 * 1024)), /tamanho máximo/);
+  });
+});
+
+describe('zones as a geofence', () => {
+  const zona = {
+    poligono: [
+      { lat: -25.44, lng: -49.28 },
+      { lat: -25.44, lng: -49.27 },
+      { lat: -25.43, lng: -49.27 },
+      { lat: -25.43, lng: -49.28 },
+    ],
+  };
+  it('tells a point inside one of the zones from one outside all of them', () => {
+    expect(isInZonas({ lat: -25.435, lng: -49.275 }, [zona])).toBe(true);
+    expect(isInZonas({ lat: -25.45, lng: -49.275 }, [zona])).toBe(false);
+    expect(isInZonas({ lat: -25.435, lng: -49.275 }, [])).toBe(false);
   });
 });

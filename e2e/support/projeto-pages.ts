@@ -55,7 +55,7 @@ export class ProjetoFormPage {
   fileInput(
     label:
       | 'Arquivo KML'
-      | 'Arquivo pontos IP'
+      | 'Arquivo de pontos IP'
       | 'Arquivo BDGD'
       | 'Arquivo de fiscalização'
       | 'Arquivo LPT Agiltec',

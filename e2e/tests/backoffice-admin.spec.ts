@@ -85,7 +85,7 @@ test('an administrador sets up a client, a project with zones and IP points, and
   await form.fileInput('Arquivo KML').setInputFiles(KML);
   await expect(form.message('3 zonas')).toBeVisible();
   await expect(form.text('zoneamento-curitiba.kml')).toBeVisible();
-  await form.fileInput('Arquivo pontos IP').setInputFiles(PONTOS_IP);
+  await form.fileInput('Arquivo de pontos IP').setInputFiles(PONTOS_IP);
   await expect(form.message('4 pontos')).toBeVisible();
   await expect(form.zonas).toHaveCount(3);
   for (const zona of await form.zonas.all()) await expect(zona).toHaveAttribute('stroke', 'red');

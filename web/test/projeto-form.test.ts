@@ -132,10 +132,7 @@ describe('the project form', () => {
       fuso: 22,
       disponivelInterpres: true,
       zonas: [{ _id: 'z1', label: 'Zona Centro', poligono: [{ lat: -25.4, lng: -49.2 }] }],
-      pontosIP: [{ _id: 'i1', coordenadas: [-25.43, -49.27] }],
-      pontosBDGD: [],
-      pontosFiscalizacao: [],
-      pontosLPTv2: [],
+      pontos: { ip: [{ _id: 'i1', coordenadas: [-25.43, -49.27] }], bdgd: [], fiscalizacao: [], lpt2: [] },
     };
     const state = run({ type: 'loaded', projeto });
     expect(state).toMatchObject({ nome: 'Curitiba', cliente: 'c1', fuso: '22', fluxos: ['hc', 'ip'] });

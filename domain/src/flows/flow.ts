@@ -1,31 +1,111 @@
-// What every flow declares once (DESIGN.md 'The flow registry'): the server routes, the sync engine, the
-// galleries and the exports iterate over these declarations instead of copying code per flow.
+// What every flow declares once (DESIGN.md 'The flow registry'): the server routes, the sync engine, the menu,
+// the galleries and the exports iterate over these declarations instead of copying code per flow.
 import type { Fluxo } from './keys.ts';
 import { emptyToUndefined } from '../form-fields.ts';
 import { z } from '../zod.ts';
 import { isInBrazil } from '../geo/brazil.ts';
 
+/**
+ * How a flow's records live: `coleta` records are made on the device and exist once collected (units, poles,
+ * trees, Grupo A); `ponto` records are points on the map that may also be preloaded from the project's file
+ * and are collected by opening them (ip, lpt, bdgd, fiscalizacao); `lista` records come only from the
+ * project's file and are chosen from a list (LPT Agiltec).
+ */
+export type Lifecycle = 'coleta' | 'ponto' | 'lista';
+
+/** A point of a project file as stored: coordinates as columns (when the file has them), the rest in `dados`. */
+export interface PreloadedPonto {
+  lat: number | null;
+  lng: number | null;
+  dados: Record<string, unknown>;
+}
+
+/** A flow whose points the back office loads from a file on the project form (SPEC.md sections 2, 3, 7, 9). */
+export interface Preload {
+  /** JSON field of POST/PUT /api/projeto ('pontosIP'). */
+  formField: string;
+  /** Raw file field the server parses itself ('arquivoIP'). */
+  fileField: string;
+  /** How error messages and the project form name the file. */
+  fileLabel: string;
+  /** Accepted file extension on the project form. */
+  accept: string;
+  /** Parses the file; throws FileParseError naming the line. */
+  parse(text: string, fuso: number | undefined): PreloadedPonto[];
+  /** One point as the JSON field carries it. */
+  json: z.ZodType<PreloadedPonto>;
+  /** What makes two preloaded points the same point, so re-sending a file never duplicates a collected one. */
+  key(ponto: PreloadedPonto): string;
+}
+
+/** A list route of SPEC.md section 7 that finds the project by name or by id. */
+export interface ByProjectPath {
+  /** Fastify path under /api, with :projeto for the project's name or id. */
+  path: string;
+  by: 'nome' | 'id';
+}
+
+export interface FlowLabels {
+  /** Button of the project menu (SPEC.md section 2). */
+  menu: string;
+  /** Checkbox of the project form's Fluxos. */
+  form: string;
+  /** Home banner: '{banner} pendentes: n'. */
+  banner: string;
+  /** What one record is called on its screens ('Uso Mútuo / IP', 'Poste'). */
+  record: string;
+}
+
 export interface FlowDefinition<
   Dados extends z.ZodType<Record<string, unknown>> = z.ZodType<Record<string, unknown>>,
 > {
   key: Fluxo;
-  /** Path under /api: POST /api/{apiPath}, GET /api/{apiPath}/getByZona, /api/{apiPath}/{id}/fotos. */
-  apiPath: string;
+  labels: FlowLabels;
+  /** The wizard's route under /projeto/{id}/ ('addUsoIP'). */
+  menuRoute: string;
   /** Dexie store on the device (SPEC.md section 3). */
   store: string;
-  label: string;
+  /** Path under /api: POST /api/{apiPath}, GET /api/{apiPath}/getByZona, /api/{apiPath}/{id}/fotos. */
+  apiPath: string;
+  /** Whether GET /api/{apiPath}/getByZona?id= serves the zone's records to the devices. */
+  byZona: boolean;
+  /** The back office's list by project (SPEC.md section 7), when the spec has one. */
+  byProject: ByProjectPath | null;
   /** Status shown while this flow syncs ('Sincronizando unidades'). */
   syncStatus: string;
-  /** Tag of the log entry when this flow's sync fails ('SINCRONIZACAO UNIDADES'). */
+  /** Tag of the log entry when this flow's sync fails ('SINCRONIZACAO BDGD'). */
   syncTag: string;
+  /** What a failed upload's message starts with ('Falha no envio do ponto'). */
+  uploadErrorPrefix: string;
   photoSlots: number;
-  /** Uploaded units, poles, trees, LPT and Grupo A are deleted on the device after upload (SPEC.md section 4). */
+  /** BDGD takes its photos as one list instead of numbered slots (SPEC.md section 9). */
+  photoList: boolean;
+  /** EXIF kept on compression (fiscalizacao, LPT Agiltec, Grupo A: SPEC.md section 9). */
+  keepExif: boolean;
+  /** Uploaded units, poles, trees, LPT and Grupo A are deleted on the device; the others are marked. */
   deleteAfterUpload: boolean;
+  /** The record screen and gallery live at /{recordPath}/{id} and /{recordPath}/{id}/fotos. */
+  recordPath: string;
   /** Gallery text when a record has no photos. */
   noPhotosText: string;
+  /** Confirmation asked before a record is deleted on the device. */
+  deleteConfirm: string;
+  lifecycle: Lifecycle;
+  /** The server numbers the flow's new records (`sequencial` = max in the project + 1: BDGD). */
+  numbered: boolean;
+  preload?: Preload;
   /** The flow's own fields, validated on the form and on upload. */
   dados: Dados;
 }
+
+/** The form values of a flow: what its fields hold while a person edits them (booleans, lists, else text). */
+export type FormValuesOf<S extends z.ZodType> = {
+  [K in keyof z.output<S>]-?: NonNullable<z.output<S>[K]> extends boolean
+    ? boolean
+    : NonNullable<z.output<S>[K]> extends readonly unknown[]
+      ? string[]
+      : string;
+};
 
 const latLng = z.object(
   {
@@ -54,6 +134,11 @@ export const coordenadasSchema = z
 /** The part of an upload every flow shares: the id made on the device, the project, where and when. */
 export const uploadEnvelopeSchema = z.object({
   id: z.uuid({ error: 'Identificador do registro inválido.' }),
+  /**
+   * The id of this collection, made on the device when the technician saved it. A preloaded point keeps the
+   * server's id, so two devices collecting the same point send the same `id` and different `coletaId`s.
+   */
+  coletaId: z.preprocess(emptyToUndefined, z.uuid({ error: 'Identificador da coleta inválido.' }).optional()),
   projeto: z.uuid({ error: 'Projeto inválido.' }),
   coordenadas: coordenadasSchema,
   dataHora: z.coerce
@@ -74,3 +159,28 @@ export const optionalText = (max = 500) =>
     (value) => (value === undefined || value === null ? '' : String(value)),
     z.string().trim().max(max),
   );
+
+/** A required text field: its message when empty. */
+export const requiredText = (message: string, max = 500) =>
+  z.preprocess(
+    (value) => (value === undefined || value === null ? '' : String(value)),
+    z.string().trim().min(1, message).max(max),
+  );
+
+/** A text field holding a number as a Brazilian keyboard types it ('4,5' or '4.5'); '' when optional and empty. */
+export const decimalText = (what: string, { required = false, max = 100_000 } = {}) =>
+  z
+    .preprocess(
+      (value) => (value === undefined || value === null ? '' : String(value).trim().replace(',', '.')),
+      z.string(),
+    )
+    .superRefine((text, ctx) => {
+      if (text === '') {
+        if (required) ctx.addIssue({ code: 'custom', message: `${what} é obrigatório.` });
+        return;
+      }
+      const number = Number(text);
+      if (!/^\d+(\.\d+)?$/.test(text) || !Number.isFinite(number) || number > max) {
+        ctx.addIssue({ code: 'custom', message: `${what} deve ser um número.` });
+      }
+    });

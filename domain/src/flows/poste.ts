@@ -28,15 +28,25 @@ export const posteDadosSchema = z
   });
 export type PosteDados = z.infer<typeof posteDadosSchema>;
 
-export const posteFlow: FlowDefinition<typeof posteDadosSchema> = {
+export const posteFlow = {
   key: 'poste',
-  apiPath: 'poste',
+  labels: { menu: 'Poste', form: 'Poste', banner: 'Postes', record: 'Poste' },
+  menuRoute: 'addPostes',
   store: 'poste',
-  label: 'Poste',
+  apiPath: 'poste',
+  byZona: true,
+  byProject: { path: 'poste/getByNomeProjeto/:projeto', by: 'nome' },
   syncStatus: 'Sincronizando postes',
   syncTag: 'SINCRONIZACAO POSTES',
+  uploadErrorPrefix: 'Falha no envio do poste',
   photoSlots: 10,
+  photoList: false,
+  keepExif: false,
   deleteAfterUpload: true,
+  recordPath: 'poste',
   noPhotosText: 'Não há fotos para este poste',
+  deleteConfirm: 'Confirma exclusão do poste?',
+  lifecycle: 'coleta',
+  numbered: false,
   dados: posteDadosSchema,
-};
+} satisfies FlowDefinition<typeof posteDadosSchema>;

@@ -62,15 +62,25 @@ export const unidadeDadosSchema = z
   });
 export type UnidadeDados = z.infer<typeof unidadeDadosSchema>;
 
-export const unidadeFlow: FlowDefinition<typeof unidadeDadosSchema> = {
+export const unidadeFlow = {
   key: 'hc',
-  apiPath: 'unidade',
+  labels: { menu: 'Unidade', form: 'Unidade', banner: 'Unidades', record: 'Unidade' },
+  menuRoute: 'addUnidades',
   store: 'unidade',
-  label: 'Unidade',
+  apiPath: 'unidade',
+  byZona: true,
+  byProject: { path: 'unidade/:projeto', by: 'nome' },
   syncStatus: 'Sincronizando unidades',
   syncTag: 'SINCRONIZACAO UNIDADES',
+  uploadErrorPrefix: 'Falha no envio da unidade',
   photoSlots: 3,
+  photoList: false,
+  keepExif: false,
   deleteAfterUpload: true,
+  recordPath: 'unidade',
   noPhotosText: 'Não há fotos para esta unidade',
+  deleteConfirm: 'Confirma exclusão da unidade?',
+  lifecycle: 'coleta',
+  numbered: false,
   dados: unidadeDadosSchema,
-};
+} satisfies FlowDefinition<typeof unidadeDadosSchema>;

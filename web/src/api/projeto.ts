@@ -2,6 +2,7 @@
 // backoffice/projetos/projeto-form.ts for the body.
 import { z } from 'zod';
 import { FLUXOS } from '@novus/domain/flows/keys';
+import { PRELOADED_FLOWS, type PreloadedFluxo } from '@novus/domain/flows/registry';
 import type { ApiClient } from './client';
 
 const idNome = z.object({ _id: z.string(), nome: z.string() });
@@ -29,19 +30,32 @@ export type Zona = z.infer<typeof zonaSchema>;
 const pontoSchema = z.looseObject({ _id: z.string(), coordenadas: coordenadas.optional() });
 export type PontoPreloaded = z.infer<typeof pontoSchema>;
 
-const projetoDetailSchema = z.object({
-  _id: z.string(),
-  nome: z.string(),
-  cliente: z.string(),
-  fluxos,
-  fuso: z.number().nullable(),
-  disponivelInterpres: z.boolean(),
-  zonas: z.array(zonaSchema),
-  pontosIP: z.array(pontoSchema).default([]),
-  pontosBDGD: z.array(pontoSchema).default([]),
-  pontosFiscalizacao: z.array(pontoSchema).default([]),
-  pontosLPTv2: z.array(pontoSchema).default([]),
-});
+const pontosSchema = z.array(pontoSchema).catch([]);
+
+/** The project as the form reads it; the preloaded points of each flow under `pontos`, by flow key. */
+const projetoDetailSchema = z
+  .looseObject({
+    _id: z.string(),
+    nome: z.string(),
+    cliente: z.string(),
+    fluxos,
+    fuso: z.number().nullable(),
+    disponivelInterpres: z.boolean(),
+    zonas: z.array(zonaSchema),
+  })
+  .transform(({ _id, nome, cliente, fluxos, fuso, disponivelInterpres, zonas, ...rest }) => ({
+    _id,
+    nome,
+    cliente,
+    fluxos,
+    fuso,
+    disponivelInterpres,
+    zonas,
+    // the answer names each flow's points by its form field (pontosIP, ...), as the registry declares
+    pontos: Object.fromEntries(
+      PRELOADED_FLOWS.map((flow) => [flow.key, pontosSchema.parse(rest[flow.preload.formField] ?? [])]),
+    ) as Record<PreloadedFluxo, PontoPreloaded[]>, // one entry per preloaded flow
+  }));
 export type ProjetoDetail = z.infer<typeof projetoDetailSchema>;
 
 const projetoByClienteSchema = z.object({

@@ -1,36 +1,17 @@
 // Reads the project form (SPEC.md section 7: form-encoded, zonas and pontos* as JSON strings) into one input.
 // Files may come raw too (kml, arquivoIP, ...): the server parses them itself and never trusts a conversion.
-import type { PreloadedFluxo } from '@novus/domain/flows/keys';
-import { PONTOS_FIELD, PRELOADED_FLUXOS } from '@novus/domain/flows/keys';
+import type { PreloadedPonto } from '@novus/domain/flows/flow';
+import { type PreloadedFlow, type PreloadedFluxo, PRELOADED_FLOWS } from '@novus/domain/flows/registry';
 import { type ParsedZona, parseKmlZones, toZona } from '@novus/domain/geo/kml';
 import { FileParseError } from '@novus/domain/geo/parse-error';
-import {
-  parseBdgdPoints,
-  parseFiscalizacaoPoints,
-  parseIpPoints,
-  parseLptAgiltecPoints,
-} from '@novus/domain/geo/point-files';
-import { FISCALIZACAO_DEFAULT_FUSO } from '@novus/domain/geo/utm';
-import {
-  type ProjetoFields,
-  pontoBdgdJsonSchema,
-  pontoFiscalizacaoJsonSchema,
-  pontoIpJsonSchema,
-  pontoLptAgiltecJsonSchema,
-  projetoFieldsSchema,
-  zonaJsonSchema,
-} from '@novus/domain/projeto';
+import { type ProjetoFields, projetoFieldsSchema, zonaJsonSchema } from '@novus/domain/projeto';
 import { z } from '@novus/domain/zod';
 import { badRequest, parseInput } from '../../errors.ts';
 
 export type ZonaInput = ParsedZona & { _id?: string };
 
 /** A preloaded point as stored: coordinates as columns, the rest in `dados`. */
-export interface PontoInput {
-  lat: number | null;
-  lng: number | null;
-  dados: Record<string, unknown>;
-}
+export type PontoInput = PreloadedPonto;
 
 export interface ProjetoInput extends ProjetoFields {
   /** undefined: keep the project's zones as they are. */
@@ -39,35 +20,14 @@ export interface ProjetoInput extends ProjetoFields {
   pontos: Partial<Record<PreloadedFluxo, PontoInput[]>>;
 }
 
-const FILE_FIELD: Record<PreloadedFluxo, string> = {
-  ip: 'arquivoIP',
-  bdgd: 'arquivoBDGD',
-  fiscalizacao: 'arquivoFiscalizacao',
-  lpt2: 'arquivoLPTv2',
-};
-
-const FILE_NAME: Record<PreloadedFluxo, string> = {
-  ip: 'Arquivo de pontos IP',
-  bdgd: 'Arquivo BDGD',
-  fiscalizacao: 'Arquivo de fiscalização',
-  lpt2: 'Arquivo LPT Agiltec',
-};
-
-const JSON_SCHEMA = {
-  ip: pontoIpJsonSchema,
-  bdgd: pontoBdgdJsonSchema,
-  fiscalizacao: pontoFiscalizacaoJsonSchema,
-  lpt2: pontoLptAgiltecJsonSchema,
-} as const;
-
 export function readProjetoInput(body: unknown): ProjetoInput {
   const fields = parseInput(projetoFieldsSchema, body);
   const form = isRecord(body) ? body : {};
   const pontos: ProjetoInput['pontos'] = {};
-  for (const fluxo of PRELOADED_FLUXOS) {
+  for (const flow of PRELOADED_FLOWS) {
     // Unticking a flow clears the points it had not collected yet (SPEC.md section 4).
-    if (!fields.fluxos.includes(fluxo)) pontos[fluxo] = [];
-    else pontos[fluxo] = readPontos(fluxo, form, fields);
+    if (!fields.fluxos.includes(flow.key)) pontos[flow.key] = [];
+    else pontos[flow.key] = readPontos(flow, form, fields);
   }
   return { ...fields, zonas: readZonas(form), pontos };
 }
@@ -88,56 +48,24 @@ function readZonas(form: Record<string, unknown>): ZonaInput[] | undefined {
 }
 
 function readPontos(
-  fluxo: PreloadedFluxo,
+  { preload }: PreloadedFlow,
   form: Record<string, unknown>,
   fields: ProjetoFields,
 ): PontoInput[] | undefined {
-  const file = form[FILE_FIELD[fluxo]];
+  const file = form[preload.fileField];
   if (typeof file === 'string' && file.trim() !== '') {
-    return fileErrors(FILE_NAME[fluxo], () => parseFile(fluxo, file, fields.fuso)).map(toPontoInput);
+    return fileErrors(preload.fileLabel, () => preload.parse(file, fields.fuso));
   }
-  const json = form[PONTOS_FIELD[fluxo]];
+  const json = form[preload.formField];
   if (json === undefined) return undefined;
-  return jsonList(json, PONTOS_FIELD[fluxo]).map((item, index) => {
-    const result = JSON_SCHEMA[fluxo].safeParse(item);
+  return jsonList(json, preload.formField).map((item, index) => {
+    const result = preload.json.safeParse(item);
     if (!result.success) {
-      const message = `${PONTOS_FIELD[fluxo]}, ponto ${index + 1}: ${result.error.issues[0]?.message ?? 'inválido'}`;
+      const message = `${preload.formField}, ponto ${index + 1}: ${result.error.issues[0]?.message ?? 'inválido'}`;
       throw badRequest(message);
     }
-    return toPontoInput(result.data);
+    return result.data;
   });
-}
-
-function parseFile(fluxo: PreloadedFluxo, text: string, fuso: number | undefined): object[] {
-  switch (fluxo) {
-    case 'ip':
-      return parseIpPoints(text);
-    case 'bdgd':
-      if (fuso === undefined) {
-        throw new FileParseError('escolha o fuso do projeto para converter as coordenadas UTM.');
-      }
-      return parseBdgdPoints(text, fuso);
-    case 'fiscalizacao':
-      return parseFiscalizacaoPoints(text, fuso ?? FISCALIZACAO_DEFAULT_FUSO);
-    case 'lpt2':
-      return parseLptAgiltecPoints(text);
-  }
-}
-
-function toPontoInput(ponto: object): PontoInput {
-  const {
-    coordenadas,
-    localizacao: _localizacao,
-    carregadoBackoffice: _c,
-    coletado: _k,
-    ...dados
-  } = ponto as {
-    coordenadas?: [number, number];
-    localizacao?: unknown;
-    carregadoBackoffice?: unknown;
-    coletado?: unknown;
-  } & Record<string, unknown>; // every parser and JSON schema above yields an object of this shape
-  return { lat: coordenadas?.[0] ?? null, lng: coordenadas?.[1] ?? null, dados };
 }
 
 function fileErrors<T>(what: string, run: () => T): T {

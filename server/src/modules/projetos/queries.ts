@@ -1,7 +1,6 @@
 // SQL for projects, their zones (PostGIS polygons) and their preloaded points (rows of `registros`).
 import type { Polygon } from 'geojson';
-import type { PreloadedFluxo } from '@novus/domain/flows/keys';
-import { preloadedKey } from '@novus/domain/projeto';
+import { type PreloadedFlow, type PreloadedFluxo, PRELOADED_FLUXOS } from '@novus/domain/flows/registry';
 import type { ProjetoScope } from '../../auth/access.ts';
 import type { Queryable } from '../../db/database.ts';
 import type { PontoInput, ProjetoInput, ZonaInput } from './input.ts';
@@ -81,9 +80,9 @@ export interface PontoRow {
 export async function listPreloadedPontos(db: Queryable, projetoId: string): Promise<PontoRow[]> {
   return db.query<PontoRow>(
     `SELECT id, fluxo, lat, lng, coletado, carregado_backoffice, dados FROM registros
-     WHERE projeto = $1 AND fluxo IN ('ip', 'bdgd', 'fiscalizacao', 'lpt2')
+     WHERE projeto = $1 AND fluxo = ANY($2::text[]) AND conflito_de IS NULL
      ORDER BY fluxo, ordem NULLS LAST, created_at, id`,
-    [projetoId],
+    [projetoId, PRELOADED_FLUXOS],
   );
 }
 
@@ -174,25 +173,26 @@ export async function replaceZonas(tx: Queryable, projetoId: string, zonas: Zona
 
 /**
  * Replaces the preloaded points of one flow that no technician has collected yet. Collected points stay, and a
- * new point that is the same as a collected one (preloadedKey) is not added again.
+ * new point that is the same as a collected one (its declaration's preload.key) is not added again.
  */
 export async function replacePreloadedPontos(
   tx: Queryable,
   projetoId: string,
-  fluxo: PreloadedFluxo,
+  flow: PreloadedFlow,
   pontos: PontoInput[],
 ): Promise<void> {
+  const fluxo = flow.key;
   await tx.query(
     `DELETE FROM registros WHERE projeto = $1 AND fluxo = $2 AND carregado_backoffice AND NOT coletado`,
     [projetoId, fluxo],
   );
   if (pontos.length === 0) return;
   const kept = await tx.query<{ lat: number | null; lng: number | null; dados: Record<string, unknown> }>(
-    'SELECT lat, lng, dados FROM registros WHERE projeto = $1 AND fluxo = $2',
+    'SELECT lat, lng, dados FROM registros WHERE projeto = $1 AND fluxo = $2 AND conflito_de IS NULL',
     [projetoId, fluxo],
   );
-  const keptKeys = new Set(kept.map((ponto) => preloadedKey(fluxo, ponto)));
-  const fresh = pontos.filter((ponto) => !keptKeys.has(preloadedKey(fluxo, ponto)));
+  const keptKeys = new Set(kept.map((ponto) => flow.preload.key(ponto)));
+  const fresh = pontos.filter((ponto) => !keptKeys.has(flow.preload.key(ponto)));
   if (fresh.length === 0) return;
   await tx.query(
     `INSERT INTO registros (id, fluxo, projeto, zona, lat, lng, geom, carregado_backoffice, coletado, dados, ordem)

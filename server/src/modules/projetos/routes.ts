@@ -1,6 +1,6 @@
 // /api/projeto: administration by the administrador; reads by role and ownership; getByUser for technicians.
 import type { FastifyInstance } from 'fastify';
-import { PONTOS_FIELD, PRELOADED_FLUXOS } from '@novus/domain/flows/keys';
+import { PRELOADED_FLOWS } from '@novus/domain/flows/registry';
 import { type Access, ensure, policies, projetoScope } from '../../auth/access.ts';
 import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -71,9 +71,9 @@ export async function projetoRoutes(app: FastifyInstance, { db, access }: { db: 
   async function projetoDetail(row: ProjetoRow) {
     const [zonas, pontos] = await Promise.all([listZonas(db, [row.id]), listPreloadedPontos(db, row.id)]);
     const byFluxo = Object.fromEntries(
-      PRELOADED_FLUXOS.map((fluxo) => [
-        PONTOS_FIELD[fluxo],
-        pontos.filter((ponto) => ponto.fluxo === fluxo).map(pontoJson),
+      PRELOADED_FLOWS.map((flow) => [
+        flow.preload.formField,
+        pontos.filter((ponto) => ponto.fluxo === flow.key).map(pontoJson),
       ]),
     );
     return {
@@ -105,9 +105,9 @@ export async function projetoRoutes(app: FastifyInstance, { db, access }: { db: 
           }
           await replaceZonas(tx, projetoId, input.zonas);
         }
-        for (const fluxo of PRELOADED_FLUXOS) {
-          const pontos = input.pontos[fluxo];
-          if (pontos) await replacePreloadedPontos(tx, projetoId, fluxo, pontos);
+        for (const flow of PRELOADED_FLOWS) {
+          const pontos = input.pontos[flow.key];
+          if (pontos) await replacePreloadedPontos(tx, projetoId, flow, pontos);
         }
         return projetoId;
       });

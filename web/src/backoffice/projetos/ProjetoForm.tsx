@@ -16,7 +16,8 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { FLUXO_FORM_LABELS, FLUXOS, type PreloadedFluxo } from '@novus/domain/flows/keys';
+import { FLUXOS } from '@novus/domain/flows/keys';
+import { FLUXO_FORM_LABELS, PRELOADED_FLOWS, type PreloadedFluxo } from '@novus/domain/flows/registry';
 import { FISCALIZACAO_COLUMNS, LPT_AGILTEC_COLUMNS } from '@novus/domain/geo/point-files';
 import { FISCALIZACAO_DEFAULT_FUSO, FUSOS } from '@novus/domain/geo/utm';
 import { getTileConfig } from '../../api/tiles-config';
@@ -44,13 +45,6 @@ import {
 
 const zonasText = (n: number) => (n === 1 ? '1 zona' : `${n} zonas`);
 const pontosText = (n: number) => (n === 1 ? '1 ponto' : `${n} pontos`);
-
-const UPLOAD_LABEL: Record<PreloadedFluxo, string> = {
-  ip: 'pontos IP',
-  bdgd: 'BDGD',
-  fiscalizacao: 'de fiscalização',
-  lpt2: 'LPT Agiltec',
-};
 
 export function ProjetoForm() {
   const { projetoId } = useParams();
@@ -232,14 +226,13 @@ export function ProjetoForm() {
                 </FormGroup>
               </FormControl>
 
-              {(['ip', 'bdgd', 'fiscalizacao', 'lpt2'] as const)
-                .filter((fluxo) => state.fluxos.includes(fluxo))
-                .map((fluxo) => (
+              {PRELOADED_FLOWS.filter(({ key }) => state.fluxos.includes(key)).map(
+                ({ key: fluxo, preload }) => (
                   <FormControl key={fluxo} component="fieldset">
                     <FormLabel component="legend">{`Pontos ${FLUXO_FORM_LABELS[fluxo]}`}</FormLabel>
                     <FileField
-                      buttonLabel={`Escolher arquivo ${UPLOAD_LABEL[fluxo]}`}
-                      inputLabel={`Arquivo ${UPLOAD_LABEL[fluxo]}`}
+                      buttonLabel={preload.fileLabel.replace(/^Arquivo/, 'Escolher arquivo')}
+                      inputLabel={preload.fileLabel}
                       accept={FILE_ACCEPT[fluxo]}
                       help={uploadHelp[fluxo]}
                       picked={state.files[fluxo]}
@@ -255,7 +248,8 @@ export function ProjetoForm() {
                       onClear={() => dispatch({ type: 'fileCleared', slot: fluxo })}
                     />
                   </FormControl>
-                ))}
+                ),
+              )}
 
               <FormGroup>
                 <FormControlLabel

@@ -1,16 +1,16 @@
 // The project form's state and rules (SPEC.md sections 2, 4, 5): fields, the files picked in this session
 // (parsed in the browser only for the preview: the server parses the raw text itself), the project as
 // saved, and the form-encoded body the server takes.
-import { FLUXOS, type Fluxo, PRELOADED_FLUXOS, type PreloadedFluxo } from '@novus/domain/flows/keys';
+import { FLUXOS, type Fluxo } from '@novus/domain/flows/keys';
+import {
+  FLOW_BY_KEY,
+  PRELOADED_FLOWS,
+  PRELOADED_FLUXOS,
+  type PreloadedFluxo,
+} from '@novus/domain/flows/registry';
 import { MAX_KML_BYTES, parseKmlZones } from '@novus/domain/geo/kml';
 import { FileParseError } from '@novus/domain/geo/parse-error';
-import {
-  MAX_POINT_FILE_BYTES,
-  parseBdgdPoints,
-  parseFiscalizacaoPoints,
-  parseIpPoints,
-  parseLptAgiltecPoints,
-} from '@novus/domain/geo/point-files';
+import { MAX_POINT_FILE_BYTES } from '@novus/domain/geo/point-files';
 import type { ProjetoDetail } from '../../api/projeto';
 import type { LatLngTuple, MapPontos, MapZona } from '../../map/types';
 import { PROJETO_TEXT } from './messages';
@@ -74,13 +74,10 @@ export const EMPTY_PROJETO_FORM: ProjetoFormState = {
   saved: NO_SAVED,
 };
 
-export const FILE_ACCEPT: Record<FileSlot, string> = {
+export const FILE_ACCEPT = {
   kml: '.kml',
-  ip: '.txt',
-  bdgd: '.txt,.csv',
-  fiscalizacao: '.txt,.csv',
-  lpt2: '.txt,.csv',
-};
+  ...Object.fromEntries(PRELOADED_FLOWS.map((flow) => [flow.key, flow.preload.accept])),
+} as Record<FileSlot, string>; // kml plus one entry per preloaded flow, which is every FileSlot
 
 export function projetoFormReducer(state: ProjetoFormState, action: ProjetoFormAction): ProjetoFormState {
   switch (action.type) {
@@ -162,12 +159,7 @@ const coordsOf = (pontos: { coordenadas?: [number, number] }[]): LatLngTuple[] =
   pontos.flatMap((ponto) => (ponto.coordenadas === undefined ? [] : [ponto.coordenadas]));
 
 function fromProjeto(projeto: ProjetoDetail): ProjetoFormState {
-  const byFluxo = {
-    ip: projeto.pontosIP,
-    bdgd: projeto.pontosBDGD,
-    fiscalizacao: projeto.pontosFiscalizacao,
-    lpt2: projeto.pontosLPTv2,
-  };
+  const byFluxo = projeto.pontos;
   return {
     ...EMPTY_PROJETO_FORM,
     nome: projeto.nome,
@@ -204,35 +196,26 @@ export function parseFile(slot: FileSlot, name: string, text: string, fuso: stri
     throw new FileParseError(`Apenas arquivos ${extensions.join(' ou ')} são aceitos.`);
   }
   const base = { name, text, zonas: [], pontos: [] };
-  switch (slot) {
-    case 'kml': {
-      const zonas = parseKmlZones(text).map((zona, index) => ({
-        key: `${index}`,
-        label: zona.label,
-        anel: zona.poligono.map(({ lat, lng }): LatLngTuple => [lat, lng]),
-      }));
-      return { ...base, zonas, count: zonas.length };
-    }
-    case 'ip':
-      return withPontos(base, parseIpPoints(text));
-    case 'bdgd':
-      if (fuso === '') throw new FileParseError(BDGD_NEEDS_FUSO);
-      return withPontos(base, parseBdgdPoints(text, Number(fuso)));
-    case 'fiscalizacao':
-      return withPontos(
-        base,
-        fuso === '' ? parseFiscalizacaoPoints(text) : parseFiscalizacaoPoints(text, Number(fuso)),
-      );
-    case 'lpt2':
-      return { ...base, count: parseLptAgiltecPoints(text).length };
+  if (slot === 'kml') {
+    const zonas = parseKmlZones(text).map((zona, index) => ({
+      key: `${index}`,
+      label: zona.label,
+      anel: zona.poligono.map(({ lat, lng }): LatLngTuple => [lat, lng]),
+    }));
+    return { ...base, zonas, count: zonas.length };
   }
+  if (slot === 'bdgd' && fuso === '') throw new FileParseError(BDGD_NEEDS_FUSO);
+  const pontos = FLOW_BY_KEY[slot].preload.parse(text, fuso === '' ? undefined : Number(fuso));
+  return {
+    ...base,
+    pontos: pontos.flatMap((ponto): LatLngTuple[] =>
+      ponto.lat === null || ponto.lng === null ? [] : [[ponto.lat, ponto.lng]],
+    ),
+    count: pontos.length,
+  };
 }
 
 export const BDGD_NEEDS_FUSO = 'Escolha o fuso do projeto antes de enviar o arquivo BDGD.';
-
-function withPontos(base: Omit<PickedFile, 'count'>, pontos: { coordenadas: LatLngTuple }[]): PickedFile {
-  return { ...base, pontos: pontos.map((ponto) => ponto.coordenadas), count: pontos.length };
-}
 
 /** The browser refuses what the parsers would refuse anyway, before reading it. */
 export function sizeError(slot: FileSlot, bytes: number): string | null {
@@ -256,13 +239,6 @@ export function validate(state: ProjetoFormState): { cliente?: string } {
   return state.cliente === '' ? { cliente: PROJETO_TEXT.clienteRequired } : {};
 }
 
-export const FILE_FIELD: Record<PreloadedFluxo, string> = {
-  ip: 'arquivoIP',
-  bdgd: 'arquivoBDGD',
-  fiscalizacao: 'arquivoFiscalizacao',
-  lpt2: 'arquivoLPTv2',
-};
-
 /**
  * The form-encoded body of POST/PUT /api/projeto: one `fluxos` field per ticked flow, and the raw text of
  * only the files picked in this session (an absent `kml` or `arquivo*` keeps what the server has).
@@ -277,9 +253,9 @@ export function projetoFormBody(state: ProjetoFormState, id?: string): URLSearch
   body.set('disponivelInterpres', String(state.disponivelInterpres));
   const kml = state.files.kml;
   if (kml !== undefined) body.set('kml', kml.text);
-  for (const fluxo of PRELOADED_FLUXOS) {
-    const file = state.files[fluxo];
-    if (file !== undefined && state.fluxos.includes(fluxo)) body.set(FILE_FIELD[fluxo], file.text);
+  for (const flow of PRELOADED_FLOWS) {
+    const file = state.files[flow.key];
+    if (file !== undefined && state.fluxos.includes(flow.key)) body.set(flow.preload.fileField, file.text);
   }
   return body;
 }

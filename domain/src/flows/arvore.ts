@@ -1,0 +1,40 @@
+// Flow arvore — Vegetação / Árvore: a tree near the network (SPEC.md sections 3, 4 'Vegetation', 5).
+import { listField } from '../form-fields.ts';
+import { z } from '../zod.ts';
+import { decimalText, type FlowDefinition, optionalText } from './flow.ts';
+
+export const REDES = ['Baixa Tensão', 'Média Tensão', 'Ramal de Serviço'] as const;
+
+export const arvoreDadosSchema = z.object({
+  contatoRede: listField(z.enum(REDES, { error: 'Rede inválida.' }), 'Contato com a rede inválido.'),
+  projecaoRede: listField(z.enum(REDES, { error: 'Rede inválida.' }), 'Projeção sobre a rede inválida.'),
+  distanciaRedeBT: decimalText('A distância da rede BT'),
+  distanciaRedeMT: decimalText('A distância da rede MT'),
+  diametroTronco: decimalText('O diâmetro do tronco'),
+  fenotipo: optionalText(200),
+  altura: decimalText('Altura (metros)', { required: true, max: 200 }),
+  observacao: optionalText(2000),
+});
+
+export const arvoreFlow = {
+  key: 'arvore',
+  labels: { menu: 'Vegetação', form: 'Árvore', banner: 'Vegetação', record: 'Vegetação' },
+  menuRoute: 'addArvore',
+  store: 'arvore',
+  apiPath: 'arvore',
+  byZona: true,
+  byProject: null,
+  syncStatus: 'Sincronizando arvores',
+  syncTag: 'SINCRONIZACAO ARVORES',
+  uploadErrorPrefix: 'Falha no envio da vegetacao',
+  photoSlots: 10,
+  photoList: false,
+  keepExif: false,
+  deleteAfterUpload: true,
+  recordPath: 'arvore',
+  noPhotosText: 'Não há fotos para esta vegetação',
+  deleteConfirm: 'Confirma exclusão da vegetação?',
+  lifecycle: 'coleta',
+  numbered: false,
+  dados: arvoreDadosSchema,
+} satisfies FlowDefinition<typeof arvoreDadosSchema>;

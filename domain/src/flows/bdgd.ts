@@ -1,0 +1,62 @@
+// Flow bdgd — BDGD: an asset of the utility's geographic database, preloaded from the project's BDGD file or
+// drawn on the map; its sequencial is decided by the server (SPEC.md sections 3, 4, 9).
+import { BDGD_ATIVOS, parseBdgdPoints } from '../geo/point-files.ts';
+import { FileParseError } from '../geo/parse-error.ts';
+import { booleanField } from '../form-fields.ts';
+import { z } from '../zod.ts';
+import { type FlowDefinition, optionalText } from './flow.ts';
+import { field, pontoCoordenadas, pontoJson, pontoText, positionKey, toPreloaded } from './preload.ts';
+
+export { BDGD_ATIVOS };
+
+export const bdgdDadosSchema = z.object({
+  ativo: z.enum(BDGD_ATIVOS, { error: 'O tipo de ativo é obrigatório.' }),
+  idConcessionaria: optionalText(100),
+  /** Set when the technician moved a preloaded asset to where it really is. */
+  coordenadasAtualizadas: booleanField(),
+  observacao: optionalText(2000),
+});
+
+const pontoBdgdJson = z.object({
+  coordenadas: pontoCoordenadas,
+  idConcessionaria: pontoText,
+  ativo: pontoText,
+  sequencial: z.coerce.number().int().min(1).optional(),
+});
+
+export const bdgdFlow = {
+  key: 'bdgd',
+  labels: { menu: 'BDGD', form: 'BDGD', banner: 'BDGD', record: 'BDGD' },
+  menuRoute: 'addBDGD',
+  store: 'bdgd',
+  apiPath: 'bdgd',
+  byZona: true,
+  byProject: { path: 'bdgd/projeto/:projeto', by: 'id' },
+  syncStatus: 'Sincronizando BDGD',
+  syncTag: 'SINCRONIZACAO BDGD',
+  uploadErrorPrefix: 'Falha no envio de BDGD',
+  photoSlots: 10,
+  photoList: true,
+  keepExif: false,
+  deleteAfterUpload: false,
+  recordPath: 'bdgd',
+  noPhotosText: 'Não há fotos para este item',
+  deleteConfirm: 'Confirma exclusão do ponto?',
+  lifecycle: 'ponto',
+  numbered: true,
+  preload: {
+    formField: 'pontosBDGD',
+    fileField: 'arquivoBDGD',
+    fileLabel: 'Arquivo BDGD',
+    accept: '.txt,.csv',
+    parse: (text, fuso) => {
+      if (fuso === undefined) {
+        throw new FileParseError('escolha o fuso do projeto para converter as coordenadas UTM.');
+      }
+      return parseBdgdPoints(text, fuso).map(toPreloaded);
+    },
+    json: pontoJson(pontoBdgdJson),
+    key: (ponto) => `${field(ponto, 'idConcessionaria')}|${field(ponto, 'ativo')}|${positionKey(ponto)}`,
+  },
+  dados: bdgdDadosSchema,
+} satisfies FlowDefinition<typeof bdgdDadosSchema>;

@@ -1,0 +1,103 @@
+// Flow fiscalizacao — Fiscalização: an inspection of a pole, its equipment and meter, preloaded with the
+// original values; the technician ticks 'Corrigir' on a field to send its corrected value (SPEC.md 3, 4, 9).
+import { FISCALIZACAO_COLUMNS, parseFiscalizacaoPoints } from '../geo/point-files.ts';
+import { FISCALIZACAO_DEFAULT_FUSO } from '../geo/utm.ts';
+import { z } from '../zod.ts';
+import { type FlowDefinition, optionalText } from './flow.ts';
+import { field, pontoCoordenadas, pontoJson, pontoText, positionKey, toPreloaded } from './preload.ts';
+
+/** The original values a project file carries, in the groups the form shows (pole, equipment, meter). */
+export const FISCALIZACAO_GRUPOS = [
+  {
+    titulo: 'Poste',
+    campos: [
+      { campo: 'barramento', label: 'Barramento' },
+      { campo: 'tipo', label: 'Tipo' },
+      { campo: 'material', label: 'Material' },
+      { campo: 'altura', label: 'Altura' },
+      { campo: 'carga', label: 'Carga' },
+    ],
+  },
+  {
+    titulo: 'Equipamento',
+    campos: [
+      { campo: 'tipoEquipamento', label: 'Tipo de equipamento' },
+      { campo: 'placa', label: 'Placa' },
+      { campo: 'potencia', label: 'Potência' },
+      { campo: 'fases', label: 'Fases' },
+    ],
+  },
+  {
+    titulo: 'Medidor',
+    campos: [
+      { campo: 'medidor', label: 'Medidor' },
+      { campo: 'faseConsumidor', label: 'Fase do consumidor' },
+    ],
+  },
+] as const;
+
+export type CampoFiscalizado = (typeof FISCALIZACAO_GRUPOS)[number]['campos'][number]['campo'];
+
+/** barramento → correcaoBarramento: the field the corrected value is sent as. */
+export function correcaoField(campo: CampoFiscalizado): `correcao${Capitalize<CampoFiscalizado>}` {
+  return `correcao${campo.charAt(0).toUpperCase()}${campo.slice(1)}` as `correcao${Capitalize<CampoFiscalizado>}`; // template of the same string
+}
+
+const correcao = () => optionalText(200);
+
+export const fiscalizacaoDadosSchema = z.object({
+  correcaoBarramento: correcao(),
+  correcaoTipo: correcao(),
+  correcaoMaterial: correcao(),
+  correcaoAltura: correcao(),
+  correcaoCarga: correcao(),
+  correcaoTipoEquipamento: correcao(),
+  correcaoPlaca: correcao(),
+  correcaoPotencia: correcao(),
+  correcaoFases: correcao(),
+  correcaoMedidor: correcao(),
+  correcaoFaseConsumidor: correcao(),
+  observacao: optionalText(2000),
+});
+
+const pontoFiscalizacaoJson = z.object({
+  coordenadas: pontoCoordenadas,
+  ...Object.fromEntries(
+    FISCALIZACAO_COLUMNS.filter((column) => column !== 'x' && column !== 'y').map((column) => [
+      column,
+      pontoText,
+    ]),
+  ),
+});
+
+export const fiscalizacaoFlow = {
+  key: 'fiscalizacao',
+  labels: { menu: 'Fiscalização', form: 'Fiscalização', banner: 'Fiscalização', record: 'Fiscalização' },
+  menuRoute: 'addFiscalizacao',
+  store: 'fiscalizacao',
+  apiPath: 'fiscalizacao',
+  byZona: true,
+  byProject: { path: 'fiscalizacao/projeto/:projeto', by: 'nome' },
+  syncStatus: 'Sincronizando Fiscalizacao',
+  syncTag: 'SINCRONIZACAO FISCALIZACAO',
+  uploadErrorPrefix: 'Falha no envio de Fiscalizacao',
+  photoSlots: 10,
+  photoList: false,
+  keepExif: true,
+  deleteAfterUpload: false,
+  recordPath: 'fiscalizacao',
+  noPhotosText: 'Não há fotos para este item',
+  deleteConfirm: 'Confirma exclusão do ponto?',
+  lifecycle: 'ponto',
+  numbered: false,
+  preload: {
+    formField: 'pontosFiscalizacao',
+    fileField: 'arquivoFiscalizacao',
+    fileLabel: 'Arquivo de fiscalização',
+    accept: '.txt,.csv',
+    parse: (text, fuso) => parseFiscalizacaoPoints(text, fuso ?? FISCALIZACAO_DEFAULT_FUSO).map(toPreloaded),
+    json: pontoJson(pontoFiscalizacaoJson),
+    key: (ponto) => `${field(ponto, 'placa')}|${positionKey(ponto)}`,
+  },
+  dados: fiscalizacaoDadosSchema,
+} satisfies FlowDefinition<typeof fiscalizacaoDadosSchema>;

@@ -1,0 +1,56 @@
+// Flow lpt2 — LPT Agiltec: records of the project's LPT Agiltec file, chosen from a list and collected with
+// updated contacts (SPEC.md sections 2, 3, 4, 5).
+import { LPT_AGILTEC_COLUMNS, parseLptAgiltecPoints } from '../geo/point-files.ts';
+import { z } from '../zod.ts';
+import { type FlowDefinition, optionalText, requiredText } from './flow.ts';
+import { field, pontoJson, pontoText, toPreloaded } from './preload.ts';
+
+export const POSSUI_CASA = ['Sim', 'Não', 'Em construção'] as const;
+
+export const lptAgiltecDadosSchema = z.object({
+  telefoneAtualizado: requiredText('O telefone é obrigatório.', 40),
+  emailAtualizado: optionalText(200),
+  possuiCasa: z.enum(POSSUI_CASA, { error: "'Possui casa?' é obrigatório." }),
+  configuraMoradia: optionalText(500),
+  observacao: optionalText(2000),
+});
+
+const pontoLptAgiltecJson = z.object({
+  ...Object.fromEntries(LPT_AGILTEC_COLUMNS.map((column) => [column, pontoText])),
+  os: z.preprocess(
+    (value) => (value === undefined || value === null ? '' : String(value)),
+    z.string().min(1, 'os é obrigatório.'),
+  ),
+});
+
+export const lptAgiltecFlow = {
+  key: 'lpt2',
+  labels: { menu: 'LPT Agiltec', form: 'LPT Agiltec', banner: 'LPT Agiltec', record: 'LPT Agiltec' },
+  menuRoute: 'addLPTv2',
+  store: 'lptv2',
+  apiPath: 'lptv2',
+  byZona: false,
+  byProject: { path: 'lptv2/projeto/:projeto', by: 'nome' },
+  syncStatus: 'Sincronizando LPT Agiltec',
+  syncTag: 'SINCRONIZACAO LPT AGILTEC',
+  uploadErrorPrefix: 'Falha no envio de LPT Agiltec',
+  photoSlots: 10,
+  photoList: false,
+  keepExif: true,
+  deleteAfterUpload: false,
+  recordPath: 'lptv2',
+  noPhotosText: 'Não há fotos para este item',
+  deleteConfirm: 'Confirma exclusão do item?',
+  lifecycle: 'lista',
+  numbered: false,
+  preload: {
+    formField: 'pontosLPTv2',
+    fileField: 'arquivoLPTv2',
+    fileLabel: 'Arquivo LPT Agiltec',
+    accept: '.txt,.csv',
+    parse: (text) => parseLptAgiltecPoints(text).map(toPreloaded),
+    json: pontoJson(pontoLptAgiltecJson),
+    key: (ponto) => field(ponto, 'os'),
+  },
+  dados: lptAgiltecDadosSchema,
+} satisfies FlowDefinition<typeof lptAgiltecDadosSchema>;

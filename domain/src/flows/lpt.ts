@@ -1,0 +1,42 @@
+// Flow lpt — LPT: a point drawn on the map with its houses count (SPEC.md sections 3, 4, 5).
+import { booleanField } from '../form-fields.ts';
+import { z } from '../zod.ts';
+import { type FlowDefinition, optionalText } from './flow.ts';
+
+export const lptDadosSchema = z.object({
+  listaConcessionaria: booleanField(),
+  qtdCasas: z.preprocess(
+    (value) => (value === undefined || value === null ? '' : String(value).trim()),
+    z
+      .string()
+      .min(1, 'Qtd. Casas é obrigatório.')
+      .regex(/^\d+$/, 'Qtd. Casas deve ser um número de 1 a 99.')
+      .refine((text) => Number(text) >= 1 && Number(text) <= 99, {
+        message: 'Qtd. Casas deve ser um número de 1 a 99.',
+      }),
+  ),
+  observacao: optionalText(2000),
+});
+
+export const lptFlow = {
+  key: 'lpt',
+  labels: { menu: 'LPT', form: 'LPT', banner: 'LPT', record: 'LPT' },
+  menuRoute: 'addLPT',
+  store: 'lpt',
+  apiPath: 'lpt',
+  byZona: true,
+  byProject: null,
+  syncStatus: 'Sincronizando LPT',
+  syncTag: 'SINCRONIZACAO LPT',
+  uploadErrorPrefix: 'Falha no envio do LPT',
+  photoSlots: 10,
+  photoList: false,
+  keepExif: false,
+  deleteAfterUpload: true,
+  recordPath: 'lpt',
+  noPhotosText: 'Não há fotos para este LPT',
+  deleteConfirm: 'Confirma exclusão do ponto?',
+  lifecycle: 'ponto',
+  numbered: false,
+  dados: lptDadosSchema,
+} satisfies FlowDefinition<typeof lptDadosSchema>;
