@@ -1,6 +1,7 @@
 // The permission matrix of DESIGN.md: every endpoint x every kind of caller x an object of client A and of
 // client B, asserting the exact status of each cell.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FLOWS } from '@novus/domain/flows/registry';
 import type { Role } from '@novus/domain/roles';
 import {
   createTestContext,
@@ -284,6 +285,36 @@ describe('permission matrix', () => {
       },
       expect: { A: ADMIN_ONLY_OK, B: ADMIN_ONLY_OK },
     },
+    // The routes every flow of the registry derives: the devices' download by zone and the back office's list by
+    // project (by the project's name or id, as the flow declares).
+    ...FLOWS.flatMap((flow): Endpoint[] =>
+      flow.byZona
+        ? [
+            {
+              name: `GET /api/${flow.apiPath}/getByZona`,
+              call: (s) => ({ method: 'GET', url: `/api/${flow.apiPath}/getByZona?id=${fixture[s].zona}` }),
+              expect: { A: [401, 200, 403, 403, 200, 403, 200], B: [401, 403, 403, 403, 403, 200, 200] },
+            },
+          ]
+        : [],
+    ),
+    ...FLOWS.flatMap((flow): Endpoint[] => {
+      const byProject = flow.byProject;
+      if (!byProject) return [];
+      return [
+        {
+          name: `GET /api/${byProject.path}`,
+          call: (s) => ({
+            method: 'GET',
+            url: `/api/${byProject.path.replace(
+              ':projeto',
+              byProject.by === 'id' ? fixture[s].projeto : encodeURIComponent(`Projeto ${s}`),
+            )}`,
+          }),
+          expect: { A: [401, 403, 200, 200, 200, 403, 200], B: SUPERVISOR_B },
+        },
+      ];
+    }),
   ];
 
   it.each(endpoints)('$name', async (endpoint) => {
@@ -297,6 +328,16 @@ describe('permission matrix', () => {
       }
     }
     expect(actual).toEqual({ A: [...endpoint.expect.A], B: [...endpoint.expect.B] });
+  });
+
+  it('serves no getByZona for a flow without it (LPT Agiltec comes by project)', async () => {
+    for (const flow of FLOWS.filter((candidate) => !candidate.byZona)) {
+      const response = await send(
+        { method: 'GET', url: `/api/${flow.apiPath}/getByZona?id=${fixture.A.zona}` },
+        cookies.administrador,
+      );
+      expect(response.statusCode, flow.key).toBe(404);
+    }
   });
 
   it('filters lists by owner: a supervisor sees only the projects of their client, Interpres users only available ones', async () => {

@@ -16,6 +16,8 @@ export interface BlobStore {
   /** Stores a stream; rejects with NotAnImageError when its first bytes are not a known image format. */
   putImage(stream: Readable): Promise<StoredBlob>;
   open(hash: string): Readable | undefined;
+  /** Deletes the bytes stored under hash (nothing when there are none); callers check no row refers to them. */
+  remove(hash: string): Promise<void>;
 }
 
 export class NotAnImageError extends Error {}
@@ -78,5 +80,10 @@ export class LocalBlobStore implements BlobStore {
     if (!/^[0-9a-f]{64}$/.test(hash)) return undefined;
     const file = this.pathOf(hash);
     return fs.existsSync(file) ? fs.createReadStream(file) : undefined;
+  }
+
+  async remove(hash: string): Promise<void> {
+    if (!/^[0-9a-f]{64}$/.test(hash)) return;
+    await fs.promises.rm(this.pathOf(hash), { force: true });
   }
 }

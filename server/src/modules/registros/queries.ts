@@ -1,4 +1,4 @@
-// SQL for collected records of every flow and their photo rows.
+// SQL for the records of every flow (collected or preloaded), their competing collections and their photo rows.
 import type { Queryable } from '../../db/database.ts';
 
 export interface NewRegistro {
@@ -9,6 +9,10 @@ export interface NewRegistro {
   lat: number;
   lng: number;
   dataHora: number;
+  /** The collection this row holds: the id the device made when the technician saved it. */
+  coleta: string;
+  /** Set when this row is a competing collection of that point rather than a record of its own. */
+  conflitoDe?: string;
   dados: Record<string, unknown>;
 }
 
@@ -35,32 +39,37 @@ export interface RegistroRow {
   coletado: boolean;
   adicionado_app: boolean;
   carregado_backoffice: boolean;
+  conflito_de: string | null;
   dados: Record<string, unknown>;
   fotos: number[];
 }
 
 const SELECT = `SELECT r.id, r.fluxo, r.projeto, p.nome AS projeto_nome, p.cliente, r.zona, r.tecnico,
     NULLIF(trim(u.first_name || ' ' || u.last_name), '') AS tecnico_nome,
-    r.lat, r.lng, r.data_hora, r.sincronizado_em, r.coletado, r.adicionado_app, r.carregado_backoffice, r.dados,
+    r.lat, r.lng, r.data_hora, r.sincronizado_em, r.coletado, r.adicionado_app, r.carregado_backoffice,
+    r.conflito_de, r.dados,
     COALESCE((SELECT array_agg(f.slot ORDER BY f.slot) FROM fotos f WHERE f.registro = r.id), '{}') AS fotos
   FROM registros r
   JOIN projetos p ON p.id = r.projeto
   LEFT JOIN usuarios u ON u.id = r.tecnico`;
 
+/** The zone of the project containing the point, or NULL; arguments are SQL expressions (parameters, columns). */
+const zonaOf = (projeto: string, lat: string, lng: string) =>
+  `(SELECT z.id FROM zonas z
+    WHERE z.projeto = ${projeto} AND ST_Intersects(z.geom, ST_SetSRID(ST_MakePoint(${lng}, ${lat}), 4326))
+    ORDER BY z.id LIMIT 1)`;
+
 /**
- * Writes a record collected in the field, or does nothing when that id is already stored (a replay after a
- * lost response). Returns whether this call created it.
+ * Writes a record collected in the field, or does nothing when that id is already stored (another request
+ * holds it). Returns whether this call created it.
  */
 export async function insertRegistro(tx: Queryable, registro: NewRegistro): Promise<boolean> {
   const rows = await tx.query(
     `INSERT INTO registros (id, fluxo, projeto, zona, tecnico, lat, lng, geom, data_hora, sincronizado_em,
-       coletado, adicionado_app, carregado_backoffice, dados)
-     SELECT $1, $2, $3,
-       (SELECT z.id FROM zonas z
-        WHERE z.projeto = $3 AND ST_Intersects(z.geom, ST_SetSRID(ST_MakePoint($6, $5), 4326))
-        ORDER BY z.id LIMIT 1),
+       coletado, adicionado_app, carregado_backoffice, coleta, conflito_de, dados)
+     SELECT $1, $2, $3, ${zonaOf('$3', '$5', '$6')},
        $4, $5, $6, ST_SetSRID(ST_MakePoint($6, $5), 4326), to_timestamp($7::double precision / 1000), now(),
-       true, true, false, $8
+       true, true, false, $8, $9, $10
      ON CONFLICT (id) DO NOTHING
      RETURNING id`,
     [
@@ -71,10 +80,88 @@ export async function insertRegistro(tx: Queryable, registro: NewRegistro): Prom
       registro.lat,
       registro.lng,
       registro.dataHora,
+      registro.coleta,
+      registro.conflitoDe ?? null,
       registro.dados,
     ],
   );
   return rows.length > 0;
+}
+
+/** What deciding an upload needs to know of a stored row. */
+export interface StoredRegistro {
+  id: string;
+  fluxo: string;
+  projeto: string;
+  tecnico: string | null;
+  lat: number | null;
+  lng: number | null;
+  coletado: boolean;
+  coleta: string | null;
+  conflito_de: string | null;
+}
+
+/** Reads a row and locks it until the transaction ends, so two uploads of one point are decided one by one. */
+export async function lockRegistro(tx: Queryable, id: string): Promise<StoredRegistro | undefined> {
+  return (
+    await tx.query<StoredRegistro>(
+      `SELECT id, fluxo, projeto, tecnico, lat, lng, coletado, coleta, conflito_de
+       FROM registros WHERE id = $1 FOR UPDATE`,
+      [id],
+    )
+  )[0];
+}
+
+export interface Coleta {
+  tecnico: string;
+  lat: number;
+  lng: number;
+  dataHora: number;
+  coleta: string;
+  /** Fields the collection sets; merged over the stored ones, so a preloaded value stays unless sent. */
+  dados: Record<string, unknown>;
+  /** Fields the upload did not name: they fill only what the stored point does not have. */
+  defaults: Record<string, unknown>;
+}
+
+/** Makes a preloaded point collected: who, when, where it really is, and the collected fields. */
+export async function collectPonto(tx: Queryable, id: string, coleta: Coleta): Promise<void> {
+  await tx.query(
+    `UPDATE registros SET tecnico = $2, lat = $3, lng = $4, geom = ST_SetSRID(ST_MakePoint($4, $3), 4326),
+       zona = ${zonaOf('registros.projeto', '$3', '$4')},
+       data_hora = to_timestamp($5::double precision / 1000), sincronizado_em = now(), coletado = true,
+       coleta = $6, dados = $8::jsonb || dados || $7::jsonb
+     WHERE id = $1`,
+    [
+      id,
+      coleta.tecnico,
+      coleta.lat,
+      coleta.lng,
+      coleta.dataHora,
+      coleta.coleta,
+      coleta.dados,
+      coleta.defaults,
+    ],
+  );
+}
+
+/**
+ * Locks the project for the rest of the transaction, so uploads that number its records (BDGD's sequencial)
+ * take turns. NO KEY UPDATE, not UPDATE: inserts of other records still take their foreign-key lock on it.
+ */
+export async function lockProjeto(tx: Queryable, projeto: string): Promise<void> {
+  await tx.query('SELECT id FROM projetos WHERE id = $1 FOR NO KEY UPDATE', [projeto]);
+}
+
+/** The next `sequencial` of a flow's points in a project: the largest one stored plus one. */
+export async function nextSequencial(tx: Queryable, projeto: string, fluxo: string): Promise<number> {
+  const rows = await tx.query<{ next: number }>(
+    `SELECT COALESCE(max(CASE WHEN jsonb_typeof(dados->'sequencial') = 'number'
+                               THEN (dados->>'sequencial')::numeric END), 0)::int + 1 AS next
+     FROM registros WHERE projeto = $1 AND fluxo = $2 AND conflito_de IS NULL`,
+    [projeto, fluxo],
+  );
+  return rows[0]?.next ?? 1;
 }
 
 export async function insertFotos(tx: Queryable, registro: string, fotos: NewFoto[]): Promise<void> {
@@ -88,19 +175,30 @@ export async function insertFotos(tx: Queryable, registro: string, fotos: NewFot
   );
 }
 
+/** The photo hashes among these that some record refers to. */
+export async function referencedHashes(db: Queryable, hashes: string[]): Promise<Set<string>> {
+  if (hashes.length === 0) return new Set();
+  const rows = await db.query<{ hash: string }>(
+    'SELECT DISTINCT hash FROM fotos WHERE hash = ANY($1::text[])',
+    [hashes],
+  );
+  return new Set(rows.map((row) => row.hash));
+}
+
 export async function getRegistro(db: Queryable, id: string): Promise<RegistroRow | undefined> {
   return (await db.query<RegistroRow>(`${SELECT} WHERE r.id = $1`, [id]))[0];
 }
 
+// Competing collections are listed under their point (listColetas), never as records of their own.
 export async function listRegistrosByZona(
   db: Queryable,
   fluxo: string,
   zona: string,
 ): Promise<RegistroRow[]> {
-  return db.query<RegistroRow>(`${SELECT} WHERE r.zona = $1 AND r.fluxo = $2 ORDER BY r.data_hora, r.id`, [
-    zona,
-    fluxo,
-  ]);
+  return db.query<RegistroRow>(
+    `${SELECT} WHERE r.zona = $1 AND r.fluxo = $2 AND r.conflito_de IS NULL ORDER BY r.data_hora, r.id`,
+    [zona, fluxo],
+  );
 }
 
 export async function listRegistrosByProjeto(
@@ -108,37 +206,72 @@ export async function listRegistrosByProjeto(
   fluxo: string,
   projeto: string,
 ): Promise<RegistroRow[]> {
-  return db.query<RegistroRow>(`${SELECT} WHERE r.projeto = $1 AND r.fluxo = $2 ORDER BY r.data_hora, r.id`, [
-    projeto,
-    fluxo,
-  ]);
+  return db.query<RegistroRow>(
+    `${SELECT} WHERE r.projeto = $1 AND r.fluxo = $2 AND r.conflito_de IS NULL ORDER BY r.data_hora, r.id`,
+    [projeto, fluxo],
+  );
+}
+
+/** The competing collections of these points, in the order they reached the server. */
+export async function listColetas(db: Queryable, pontos: string[]): Promise<RegistroRow[]> {
+  if (pontos.length === 0) return [];
+  return db.query<RegistroRow>(
+    `${SELECT} WHERE r.conflito_de = ANY($1::uuid[]) ORDER BY r.sincronizado_em, r.id`,
+    [pontos],
+  );
 }
 
 export async function getFoto(
   db: Queryable,
   registro: string,
   slot: number,
-): Promise<{ hash: string; media_type: string; size: number } | undefined> {
+): Promise<{ hash: string; media_type: string } | undefined> {
   return (
-    await db.query<{ hash: string; media_type: string; size: number }>(
-      'SELECT hash, media_type, size FROM fotos WHERE registro = $1 AND slot = $2',
+    await db.query<{ hash: string; media_type: string }>(
+      'SELECT hash, media_type FROM fotos WHERE registro = $1 AND slot = $2',
       [registro, slot],
     )
   )[0];
 }
 
-/** The zone and the project a technician must hold one zone of, for their reads and uploads. */
-export async function userHasZoneIn(db: Queryable, userId: string, projetoId: string): Promise<boolean> {
-  const rows = await db.query(
-    `SELECT 1 FROM usuario_zonas uz JOIN zonas z ON z.id = uz.zona WHERE uz.usuario = $1 AND z.projeto = $2 LIMIT 1`,
-    [userId, projetoId],
-  );
-  return rows.length > 0;
+/** The zones of a project, or undefined when there is no such project. */
+export async function getProjetoZonas(db: Queryable, projeto: string): Promise<string[] | undefined> {
+  return (
+    await db.query<{ zonas: string[] }>(
+      'SELECT ARRAY(SELECT z.id::text FROM zonas z WHERE z.projeto = p.id) AS zonas FROM projetos p WHERE p.id = $1',
+      [projeto],
+    )
+  )[0]?.zonas;
 }
 
-export async function userHasZone(db: Queryable, userId: string, zonaId: string): Promise<boolean> {
+export async function getZona(
+  db: Queryable,
+  id: string,
+): Promise<{ id: string; cliente: string } | undefined> {
   return (
-    (await db.query('SELECT 1 FROM usuario_zonas WHERE usuario = $1 AND zona = $2', [userId, zonaId]))
-      .length > 0
-  );
+    await db.query<{ id: string; cliente: string }>(
+      'SELECT z.id, p.cliente FROM zonas z JOIN projetos p ON p.id = z.projeto WHERE z.id = $1',
+      [id],
+    )
+  )[0];
+}
+
+export interface ProjetoRef {
+  id: string;
+  cliente: string;
+  disponivel_interpres: boolean;
+}
+
+/** A project as the back office's lists name it: by its name (any case) or by its id. */
+export async function findProjeto(
+  db: Queryable,
+  by: 'nome' | 'id',
+  value: string,
+): Promise<ProjetoRef | undefined> {
+  const where = by === 'id' ? 'id = $1' : 'lower(nome) = lower($1)';
+  return (
+    await db.query<ProjetoRef>(`SELECT id, cliente, disponivel_interpres FROM projetos WHERE ${where}`, [
+      value,
+    ])
+  )[0];
 }

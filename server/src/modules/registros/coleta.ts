@@ -1,0 +1,143 @@
+// What an upload does to the stored records, decided in one transaction (DESIGN.md 'Sync protocol'): a new
+// record, a preloaded point becoming collected, a replay, or a competing collection kept beside the point.
+import type { FlowDefinition } from '@novus/domain/flows/flow';
+import type { Database, Queryable } from '../../db/database.ts';
+import {
+  collectPonto,
+  insertFotos,
+  insertRegistro,
+  lockProjeto,
+  lockRegistro,
+  type NewFoto,
+  nextSequencial,
+  type StoredRegistro,
+} from './queries.ts';
+
+export interface ColetaUpload {
+  /** The record's id: made on the device for a new record, the server's for a preloaded point. */
+  id: string;
+  /** This collection's id, made on the device when it was saved (the record's id when the device sent none). */
+  coletaId: string;
+  projeto: string;
+  tecnico: string;
+  lat: number;
+  lng: number;
+  dataHora: number;
+  /** The flow's fields as validated. */
+  dados: Record<string, unknown>;
+  /** The names of the fields the request carried: only those replace a preloaded point's values. */
+  named: ReadonlySet<string>;
+  fotos: NewFoto[];
+}
+
+export type ColetaOutcome =
+  /** A record the server did not have (201). */
+  | { kind: 'created'; id: string }
+  /** A preloaded point, now collected with this upload. */
+  | { kind: 'collected'; id: string }
+  /** This collection was stored before (a retry after a lost response): nothing changes. */
+  | { kind: 'replay'; id: string }
+  /** The point was already collected by another collection: this one is kept beside it, flagging a conflict. */
+  | { kind: 'competing'; id: string }
+  /** The id belongs to another flow, project or technician. */
+  | { kind: 'clash' };
+
+/** Points drawn on the map within this distance (degrees, ~1 cm) of the preloaded position have not moved. */
+const SAME_POSITION = 1e-7;
+
+export async function saveColeta(
+  db: Database,
+  flow: FlowDefinition,
+  upload: ColetaUpload,
+): Promise<ColetaOutcome> {
+  return db.transaction(async (tx) => {
+    // BDGD numbers its points on the server, so two devices never get the same sequencial (SPEC.md section 9):
+    // its uploads to one project take turns from here to the commit.
+    const { numbered } = flow;
+    if (numbered) await lockProjeto(tx, upload.projeto);
+    let stored = await lockRegistro(tx, upload.id);
+    if (!stored) {
+      const dados = numbered
+        ? { ...upload.dados, sequencial: await nextSequencial(tx, upload.projeto, flow.key) }
+        : upload.dados;
+      if (await insertNew(tx, flow, upload, { id: upload.id, dados })) {
+        return { kind: 'created', id: upload.id };
+      }
+      // Another request inserted this id after our read and has committed: decide against its row.
+      stored = await lockRegistro(tx, upload.id);
+      if (!stored) throw new Error(`registro ${upload.id} neither inserted nor found`);
+    }
+    if (stored.fluxo !== flow.key || stored.projeto !== upload.projeto || stored.conflito_de !== null) {
+      return { kind: 'clash' };
+    }
+    const replay = { kind: 'replay', id: stored.id } as const;
+    if (flow.lifecycle === 'coleta') return stored.tecnico === upload.tecnico ? replay : { kind: 'clash' };
+    if (!stored.coletado) {
+      await collect(tx, stored, upload);
+      return { kind: 'collected', id: stored.id };
+    }
+    if (stored.coleta === upload.coletaId) {
+      return stored.tecnico === upload.tecnico ? replay : { kind: 'clash' };
+    }
+    // First write wins: the point keeps the collection that reached the server first, and this one is kept
+    // as its own row under the id the device made for it, so a retry finds it and nothing is lost.
+    const competing = await lockRegistro(tx, upload.coletaId);
+    if (competing) {
+      return competing.conflito_de === stored.id && competing.tecnico === upload.tecnico
+        ? replay
+        : { kind: 'clash' };
+    }
+    const inserted = await insertNew(tx, flow, upload, {
+      id: upload.coletaId,
+      dados: upload.dados,
+      conflitoDe: stored.id,
+    });
+    return inserted ? { kind: 'competing', id: stored.id } : { kind: 'clash' };
+  });
+}
+
+async function insertNew(
+  tx: Queryable,
+  flow: FlowDefinition,
+  upload: ColetaUpload,
+  row: { id: string; dados: Record<string, unknown>; conflitoDe?: string },
+): Promise<boolean> {
+  const inserted = await insertRegistro(tx, {
+    id: row.id,
+    fluxo: flow.key,
+    projeto: upload.projeto,
+    tecnico: upload.tecnico,
+    lat: upload.lat,
+    lng: upload.lng,
+    dataHora: upload.dataHora,
+    coleta: upload.coletaId,
+    ...(row.conflitoDe ? { conflitoDe: row.conflitoDe } : {}),
+    dados: row.dados,
+  });
+  if (inserted) await insertFotos(tx, row.id, upload.fotos);
+  return inserted;
+}
+
+/** A preloaded point keeps its original values (idConcessionaria, the fiscalização originals) unless sent. */
+async function collect(tx: Queryable, stored: StoredRegistro, upload: ColetaUpload): Promise<void> {
+  const sent: Record<string, unknown> = {};
+  const defaults: Record<string, unknown> = {};
+  for (const [campo, value] of Object.entries(upload.dados)) {
+    (upload.named.has(campo) ? sent : defaults)[campo] = value;
+  }
+  const moved =
+    stored.lat !== null &&
+    stored.lng !== null &&
+    (Math.abs(stored.lat - upload.lat) > SAME_POSITION || Math.abs(stored.lng - upload.lng) > SAME_POSITION);
+  if (moved) sent.coordenadasOriginais = [stored.lat, stored.lng];
+  await collectPonto(tx, stored.id, {
+    tecnico: upload.tecnico,
+    lat: upload.lat,
+    lng: upload.lng,
+    dataHora: upload.dataHora,
+    coleta: upload.coletaId,
+    dados: sent,
+    defaults,
+  });
+  await insertFotos(tx, stored.id, upload.fotos);
+}

@@ -1,0 +1,122 @@
+// Reading an upload's multipart body: its fields first, then its photos, whose bytes are stored only after the
+// caller was admitted to the project; and removing the stored photos that no record ended up referring to.
+import type { FastifyRequest } from 'fastify';
+import type { FlowDefinition } from '@novus/domain/flows/flow';
+import type { Queryable } from '../../db/database.ts';
+import { badRequest, unsupportedMedia } from '../../errors.ts';
+import { type BlobStore, NotAnImageError } from '../../storage/blob-store.ts';
+import { type NewFoto, referencedHashes } from './queries.ts';
+
+const MAX_PHOTO_BYTES = 15 * 1024 * 1024;
+
+export interface Upload<Admitted> {
+  fields: Record<string, string>;
+  /** What `admit` answered once the fields were read. */
+  admitted: Admitted;
+  fotos: NewFoto[];
+}
+
+export interface UploadHandlers<Admitted> {
+  /** Parses the fields read so far and checks the caller may upload them; throws to refuse. */
+  admit(fields: Record<string, string>): Promise<Admitted>;
+  /** Called with each photo stored, before it is referenced by any row. */
+  stored(hash: string): void;
+}
+
+/** The slot a photo goes to: its file name when that is a slot number ('0', '2.jpg'), else the next free one. */
+function slotOf(filename: string | undefined, used: Set<number>, max: number): number {
+  const named = Number.parseInt((filename ?? '').split('.')[0] ?? '', 10);
+  if (Number.isInteger(named) && named >= 0 && named < max && !used.has(named)) return named;
+  for (let slot = 0; slot < max; slot += 1) if (!used.has(slot)) return slot;
+  throw badRequest('Fotos demais para este registro.');
+}
+
+/**
+ * Reads the fields, admits the caller when the first photo arrives (or at the end when there is none) and only
+ * then stores photo bytes, so a caller who may not upload here cannot fill the photo store.
+ */
+export async function readUpload<Admitted>(
+  request: FastifyRequest,
+  flow: FlowDefinition,
+  blobs: BlobStore,
+  handlers: UploadHandlers<Admitted>,
+): Promise<Upload<Admitted>> {
+  if (!request.isMultipart()) throw unsupportedMedia('O envio deve ser multipart/form-data.');
+  const fields: Record<string, string> = {};
+  const fotos: NewFoto[] = [];
+  const used = new Set<number>();
+  let admission: { admitted: Admitted } | undefined;
+  const parts = request.parts({
+    limits: { fileSize: MAX_PHOTO_BYTES, files: flow.photoSlots, fields: 100, fieldSize: 64 * 1024 },
+  });
+  for await (const part of parts) {
+    if (part.type === 'field') {
+      if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+      continue;
+    }
+    if (part.fieldname !== 'fotos') {
+      part.file.resume();
+      throw badRequest('As fotos devem ser enviadas no campo fotos.');
+    }
+    if (!admission) {
+      if (!('projeto' in fields)) {
+        part.file.resume();
+        throw badRequest('Envie os campos antes das fotos.');
+      }
+      const admitted = await handlers.admit(fields).catch((error: unknown) => {
+        part.file.resume();
+        throw error;
+      });
+      admission = { admitted };
+    }
+    const slot = slotOf(part.filename, used, flow.photoSlots);
+    // Photo bytes are stored before the record's transaction commits: content-addressed, so a replay lands
+    // on the same file; a request that fails removes what it stored and nobody refers to (PhotoSweeper).
+    const blob = await blobs.putImage(part.file).catch((error: unknown) => {
+      if (error instanceof NotAnImageError) throw unsupportedMedia('O arquivo enviado não é uma imagem.');
+      throw error;
+    });
+    handlers.stored(blob.hash);
+    used.add(slot);
+    fotos.push({ slot, hash: blob.hash, size: blob.size, mediaType: blob.mediaType });
+  }
+  admission ??= { admitted: await handlers.admit(fields) };
+  return { fields, admitted: admission.admitted, fotos };
+}
+
+/**
+ * Removes photo files that requests stored but no `fotos` row refers to once they end (a failed request, a
+ * replay whose photos were already there). A file another request in flight has stored is left alone: identical
+ * photos share one file, and that request may be about to commit a row referring to it.
+ */
+export class PhotoSweeper {
+  private readonly inFlight = new Map<string, number>();
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly blobs: BlobStore,
+  ) {}
+
+  /** The photos of one request: `stored` as they are written, `sweep` once the request has ended. */
+  request(): { stored(hash: string): void; sweep(): Promise<void> } {
+    const hashes: string[] = [];
+    return {
+      stored: (hash) => {
+        hashes.push(hash);
+        this.inFlight.set(hash, (this.inFlight.get(hash) ?? 0) + 1);
+      },
+      sweep: async () => {
+        for (const hash of hashes) {
+          const count = (this.inFlight.get(hash) ?? 1) - 1;
+          if (count > 0) this.inFlight.set(hash, count);
+          else this.inFlight.delete(hash);
+        }
+        const free = [...new Set(hashes)].filter((hash) => !this.inFlight.has(hash));
+        const referenced = await referencedHashes(this.db, free);
+        for (const hash of free) {
+          if (!referenced.has(hash) && !this.inFlight.has(hash)) await this.blobs.remove(hash);
+        }
+      },
+    };
+  }
+}

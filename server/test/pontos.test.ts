@@ -1,0 +1,430 @@
+// Points a project preloads (ip, bdgd, fiscalizacao) or a device draws (lpt): collecting them, replays, two
+// devices collecting one point, BDGD's sequencial, and the access check that comes before any photo byte.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  createTestContext,
+  createUser,
+  fakeJpeg,
+  FORM,
+  formBody,
+  loginCookie,
+  multipart,
+  sample,
+  type TestContext,
+} from './support/test-app.ts';
+
+// Inside 'Zona Centro' of docs/samples/zoneamento-curitiba.kml.
+const IP_PONTOS = [
+  {
+    coordenadas: [-25.435, -49.275],
+    idConcessionaria: 'IP-1',
+    idCircuito: 'C-1',
+    quantidadeCompartilhamento: 3,
+  },
+  { coordenadas: [-25.436, -49.276], idConcessionaria: 'IP-2', idCircuito: 'C-1' },
+  { coordenadas: [-25.434, -49.274], idConcessionaria: 'IP-3', idCircuito: 'C-2' },
+  { coordenadas: [-25.437, -49.277], idConcessionaria: 'IP-4', idCircuito: 'C-2' },
+];
+const BDGD_PONTOS = [
+  { coordenadas: [-25.435, -49.275], idConcessionaria: 'B-7', ativo: 'Poste', sequencial: 7 },
+  { coordenadas: [-25.436, -49.274], idConcessionaria: 'B-12', ativo: 'Chave', sequencial: 12 },
+];
+const DATA_HORA = Date.UTC(2026, 10, 21, 13, 0);
+
+interface Json {
+  _id: string;
+  [campo: string]: unknown;
+}
+
+describe('points: preloaded, collected, collected twice', () => {
+  let ctx: TestContext;
+  let admin: string;
+  let ana: string;
+  let bruno: string;
+  let forasteiro: string;
+  let projeto: {
+    _id: string;
+    nome: string;
+    zonas: { _id: string; label: string }[];
+    pontosIP: Json[];
+    pontosBDGD: Json[];
+    pontosFiscalizacao: Json[];
+  };
+  let centro: string;
+
+  const upload = (apiPath: string, fields: Record<string, string>, fotos: Buffer[] = [], cookie = ana) => {
+    const body = multipart(
+      fields,
+      fotos.map((data, i) => ({ field: 'fotos', filename: `${i}.jpg`, contentType: 'image/jpeg', data })),
+    );
+    return ctx.app.inject({
+      method: 'POST',
+      url: `/api/${apiPath}`,
+      headers: { ...body.headers, cookie },
+      payload: body.payload,
+    });
+  };
+  const get = async (url: string, cookie = admin) => {
+    const response = await ctx.app.inject({ method: 'GET', url, headers: { cookie } });
+    expect(response.statusCode, `${url}: ${response.body}`).toBe(200);
+    return response.json();
+  };
+  const byZona = async (apiPath: string, id: string, cookie = ana): Promise<Json> => {
+    const list: Json[] = await get(`/api/${apiPath}/getByZona?id=${centro}`, cookie);
+    const found = list.find((registro) => registro._id === id);
+    if (!found) throw new Error(`${id} not in getByZona`);
+    return found;
+  };
+  const ipColeta = (ponto: Json, extra: Record<string, string> = {}) => ({
+    id: ponto._id,
+    coletaId: crypto.randomUUID(),
+    projeto: projeto._id,
+    coordenadas: JSON.stringify(ponto.coordenadas),
+    dataHora: String(DATA_HORA),
+    possuiIP: 'true',
+    possuiUsoMutuo: 'true',
+    ...extra,
+  });
+  /** Every photo file in the store (its tmp directory holds nothing between requests). */
+  const blobFiles = () =>
+    fs
+      .readdirSync(ctx.blobDir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.join(entry.parentPath, entry.name));
+  const blobPath = (bytes: Buffer) => {
+    const hash = crypto.createHash('sha256').update(bytes).digest('hex');
+    return path.join(ctx.blobDir, hash.slice(0, 2), hash);
+  };
+  const pontoRows = async (id: string) =>
+    ctx.db.query<{ id: string; conflito_de: string | null }>(
+      'SELECT id, conflito_de FROM registros WHERE id = $1 OR conflito_de = $1 ORDER BY conflito_de NULLS FIRST',
+      [id],
+    );
+
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    admin = await loginCookie(ctx.app, (await createUser(ctx.db, { roles: ['administrador'] })).login);
+    const cliente = (
+      await ctx.app.inject({
+        method: 'POST',
+        url: '/api/cliente',
+        headers: { cookie: admin },
+        payload: { nome: 'Copel' },
+      })
+    ).json()._id;
+    const criar = async (fields: Record<string, string | string[]>) => {
+      const response = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/projeto',
+        headers: { ...FORM, cookie: admin },
+        payload: formBody({ cliente, fuso: '22', kml: sample('zoneamento-curitiba.kml'), ...fields }),
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      return response.json();
+    };
+    projeto = await criar({
+      nome: 'Pontos',
+      fluxos: ['ip', 'bdgd', 'fiscalizacao', 'lpt'],
+      pontosIP: JSON.stringify(IP_PONTOS),
+      pontosBDGD: JSON.stringify(BDGD_PONTOS),
+      arquivoFiscalizacao: sample('fiscalizacao-fuso22.csv'),
+    });
+    const outro = await criar({ nome: 'Outro', fluxos: ['ip'] });
+    centro = projeto.zonas.find((zona) => zona.label === 'Zona Centro')?._id ?? '';
+    const tecnico = async (firstName: string, zonas: string[]) => {
+      const user = await createUser(ctx.db, { roles: ['tecnico'], cliente, firstName });
+      for (const zona of zonas) {
+        await ctx.db.query('INSERT INTO usuario_zonas (usuario, zona) VALUES ($1, $2)', [user.id, zona]);
+      }
+      return loginCookie(ctx.app, user.login);
+    };
+    const todas = projeto.zonas.map((zona) => zona._id);
+    ana = await tecnico('Ana', todas);
+    bruno = await tecnico('Bruno', todas);
+    forasteiro = await tecnico('Forasteiro', [outro.zonas[0]._id]);
+  });
+  afterAll(async () => ctx.close());
+
+  it('collects a preloaded IP point: who, when, fields and photos, the preloaded values and position kept', async () => {
+    const ponto = projeto.pontosIP[0] as Json;
+    const antes = await byZona('ip', ponto._id);
+    expect(antes).toMatchObject({ coletado: false, carregadoBackoffice: true, adicionadoApp: false });
+    expect(antes.tecnico).toBeNull();
+
+    const onde = { lat: -25.43505, lng: -49.27502 };
+    const fotos = [fakeJpeg(), fakeJpeg()];
+    const response = await upload(
+      'ip',
+      ipColeta(ponto, { coordenadas: JSON.stringify(onde), possuiUsoMutuo: 'false' }),
+      fotos,
+    );
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()._id).toBe(ponto._id);
+
+    const depois = await byZona('ip', ponto._id);
+    expect(depois).toMatchObject({
+      coletado: true,
+      carregadoBackoffice: true,
+      adicionadoApp: false,
+      tecnico: 'Ana de Tal',
+      dataHora: DATA_HORA,
+      coordenadas: onde,
+      possuiIP: true,
+      possuiUsoMutuo: false,
+      // Not sent by the device: the preloaded values stay.
+      idConcessionaria: 'IP-1',
+      idCircuito: 'C-1',
+      quantidadeCompartilhamento: 3,
+      coordenadasOriginais: [-25.435, -49.275],
+      conflito: false,
+      coletas: [],
+    });
+    expect(depois.sincronizadoEm).toBeGreaterThan(0);
+    expect(depois.fotos).toEqual([`/api/fotos/${ponto._id}/0`, `/api/fotos/${ponto._id}/1`]);
+    const foto = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/fotos/${ponto._id}/1`,
+      headers: { cookie: ana },
+    });
+    expect(foto.rawPayload.equals(fotos[1] as Buffer)).toBe(true);
+    // The back office's list by project name shows the same point, collected.
+    const lista: Json[] = await get(`/api/ip/${projeto.nome}`);
+    expect(lista.find((registro) => registro._id === ponto._id)).toMatchObject({ coletado: true });
+  });
+
+  it('answers the same upload sent twice with the same point and keeps one collection', async () => {
+    const ponto = projeto.pontosIP[2] as Json;
+    const fields = ipColeta(ponto);
+    const fotos = [fakeJpeg()];
+    const first = await upload('ip', fields, fotos);
+    const filesAfterFirst = blobFiles().length;
+    const again = await upload('ip', fields, fotos);
+    expect([first.statusCode, again.statusCode]).toEqual([200, 200]);
+    expect(again.json()).toEqual(first.json());
+    expect(again.json()).toMatchObject({ _id: ponto._id, conflito: false, coletas: [] });
+    expect(await pontoRows(ponto._id)).toHaveLength(1);
+    expect(blobFiles()).toHaveLength(filesAfterFirst);
+  });
+
+  it('keeps both collections when two devices collect one point: the first stays, the second is listed', async () => {
+    const ponto = projeto.pontosIP[1] as Json;
+    const fotoAna = fakeJpeg();
+    const fotoBruno = fakeJpeg();
+    const daAna = ipColeta(ponto, { possuiUsoMutuo: 'false' });
+    const doBruno = ipColeta(ponto, {
+      possuiIP: 'false',
+      coordenadas: JSON.stringify([-25.43601, -49.27601]),
+      dataHora: String(DATA_HORA - 60_000), // taken earlier on the device, but it reached the server second
+    });
+    const respostaAna = await upload('ip', daAna, [fotoAna], ana);
+    const respostaBruno = await upload('ip', doBruno, [fotoBruno], bruno);
+    // Each device is told its upload is stored under the id it sent, so both mark it synchronised.
+    expect([respostaAna.statusCode, respostaBruno.statusCode]).toEqual([200, 200]);
+    expect([respostaAna.json()._id, respostaBruno.json()._id]).toEqual([ponto._id, ponto._id]);
+    // Bruno's retry after a lost response changes nothing.
+    expect((await upload('ip', doBruno, [fotoBruno], bruno)).json()).toEqual(respostaBruno.json());
+
+    const atual = await byZona('ip', ponto._id, bruno);
+    expect(atual).toMatchObject({
+      tecnico: 'Ana de Tal',
+      possuiIP: true,
+      possuiUsoMutuo: false,
+      coordenadas: { lat: -25.436, lng: -49.276 },
+      dataHora: DATA_HORA,
+      conflito: true,
+      fotos: [`/api/fotos/${ponto._id}/0`],
+    });
+    expect(atual.coletas).toEqual([
+      expect.objectContaining({
+        _id: doBruno.coletaId,
+        tecnico: 'Bruno de Tal',
+        dataHora: DATA_HORA - 60_000,
+        coordenadas: { lat: -25.43601, lng: -49.27601 },
+        possuiIP: false,
+        possuiUsoMutuo: true,
+        fotos: [`/api/fotos/${doBruno.coletaId}/0`],
+      }),
+    ]);
+    expect(respostaBruno.json()).toEqual(atual);
+    const foto = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/fotos/${doBruno.coletaId}/0`,
+      headers: { cookie: admin },
+    });
+    expect(foto.rawPayload.equals(fotoBruno)).toBe(true);
+    // The competing collection is no record of its own in any list.
+    const lista: Json[] = await get(`/api/ip/${projeto.nome}`);
+    expect(lista.map((registro) => registro._id).sort()).toEqual(
+      projeto.pontosIP.map((registro) => registro._id).sort(),
+    );
+    expect(await pontoRows(ponto._id)).toEqual([
+      { id: ponto._id, conflito_de: null },
+      { id: doBruno.coletaId, conflito_de: ponto._id },
+    ]);
+  });
+
+  it('keeps one current collection and one competing when two devices upload the same point at once', async () => {
+    const ponto = projeto.pontosIP[3] as Json;
+    const [a, b] = await Promise.all([
+      upload('ip', ipColeta(ponto), [fakeJpeg()], ana),
+      upload('ip', ipColeta(ponto), [fakeJpeg()], bruno),
+    ]);
+    expect([a?.statusCode, b?.statusCode]).toEqual([200, 200]);
+    const atual = await byZona('ip', ponto._id);
+    expect(atual.conflito).toBe(true);
+    expect(atual.coletas).toHaveLength(1);
+    const tecnicos = [atual.tecnico, (atual.coletas as Json[])[0]?.tecnico].sort();
+    expect(tecnicos).toEqual(['Ana de Tal', 'Bruno de Tal']);
+  });
+
+  it('collects a fiscalização with two corrections and keeps the original values', async () => {
+    const ponto = projeto.pontosFiscalizacao[0] as Json;
+    const response = await upload('fiscalizacao', {
+      id: ponto._id,
+      coletaId: crypto.randomUUID(),
+      projeto: projeto._id,
+      coordenadas: JSON.stringify(ponto.coordenadas),
+      dataHora: String(DATA_HORA),
+      correcaoAltura: '12',
+      correcaoPlaca: 'PL-9999',
+      observacao: 'Placa trocada',
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const lista: Json[] = await get(`/api/fiscalizacao/projeto/${projeto.nome}`);
+    expect(lista).toHaveLength(2);
+    expect(lista.find((registro) => registro._id === ponto._id)).toMatchObject({
+      coletado: true,
+      tecnico: 'Ana de Tal',
+      barramento: 'B-01',
+      altura: '11',
+      placa: 'PL-1001',
+      medidor: 'M-555',
+      correcaoAltura: '12',
+      correcaoPlaca: 'PL-9999',
+      correcaoBarramento: '',
+      observacao: 'Placa trocada',
+      conflito: false,
+    });
+  });
+
+  it('numbers new BDGD points on the server: ten uploads at once get ten consecutive numbers', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        upload(
+          'bdgd',
+          {
+            id: crypto.randomUUID(),
+            projeto: projeto._id,
+            coordenadas: JSON.stringify([-25.435 + i * 0.0001, -49.275]),
+            dataHora: String(DATA_HORA),
+            ativo: 'Poste',
+            sequencial: '1', // what the device thinks is ignored
+          },
+          [],
+          i % 2 === 0 ? ana : bruno,
+        ),
+      ),
+    );
+    expect(responses.map((response) => response.statusCode)).toEqual(Array(10).fill(201));
+    const numbers = responses.map((response) => response.json().sequencial as number).sort((a, b) => a - b);
+    expect(numbers).toEqual([13, 14, 15, 16, 17, 18, 19, 20, 21, 22]);
+
+    // A preloaded asset, once collected, keeps its number.
+    const preloaded = projeto.pontosBDGD.find((ponto) => ponto.sequencial === 7) as Json;
+    const collected = await upload('bdgd', {
+      id: preloaded._id,
+      coletaId: crypto.randomUUID(),
+      projeto: projeto._id,
+      coordenadas: JSON.stringify(preloaded.coordenadas),
+      dataHora: String(DATA_HORA),
+      ativo: 'Poste',
+      sequencial: '99',
+    });
+    expect(collected.statusCode, collected.body).toBe(200);
+    expect(collected.json()).toMatchObject({ sequencial: 7, idConcessionaria: 'B-7', coletado: true });
+    const lista: Json[] = await get(`/api/bdgd/projeto/${projeto._id}`);
+    expect(lista.map((registro) => registro.sequencial).sort((a, b) => Number(a) - Number(b))).toEqual([
+      7, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
+    ]);
+  });
+
+  it('checks access before storing a photo byte, and removes the photos of a refused record', async () => {
+    const novo = (extra: Record<string, string> = {}) => ({
+      id: crypto.randomUUID(),
+      projeto: projeto._id,
+      coordenadas: JSON.stringify([-25.435, -49.275]),
+      dataHora: String(DATA_HORA),
+      possuiIP: 'true',
+      ...extra,
+    });
+    const before = blobFiles();
+    // Watches the store itself: a photo written and then removed would leave the directory as it was too.
+    const putImage = vi.spyOn(ctx.blobs, 'putImage');
+
+    const semZona = await upload('ip', novo(), [fakeJpeg(64 * 1024)], forasteiro);
+    expect(semZona.statusCode).toBe(403);
+    expect(blobFiles()).toEqual(before);
+    expect(putImage).not.toHaveBeenCalled();
+
+    // Photos before the fields: refused before their bytes are read.
+    const soFotos = multipart({}, [
+      { field: 'fotos', filename: '0.jpg', contentType: 'image/jpeg', data: fakeJpeg() },
+    ]);
+    const fotosAntes = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/ip',
+      headers: { ...soFotos.headers, cookie: ana },
+      payload: soFotos.payload,
+    });
+    expect(fotosAntes.statusCode).toBe(400);
+    expect(fotosAntes.json().message).toBe('Envie os campos antes das fotos.');
+    expect(putImage).not.toHaveBeenCalled();
+    putImage.mockRestore();
+
+    const foto = fakeJpeg();
+    const invalido = await upload('ip', novo({ possuiIP: 'false' }), [foto]);
+    expect(invalido.statusCode).toBe(400);
+    expect(invalido.json().message).toBe('POR FAVOR ESCOLHA UM DOS ITENS');
+    expect(fs.existsSync(blobPath(foto))).toBe(false);
+    expect(blobFiles()).toEqual(before);
+
+    // A refused record sharing its photo with a stored one never deletes the stored one's file.
+    const guardada = fakeJpeg();
+    const ok = await upload('ip', novo(), [guardada]);
+    expect(ok.statusCode).toBe(201);
+    expect((await upload('ip', novo({ possuiIP: 'false' }), [guardada])).statusCode).toBe(400);
+    expect(fs.existsSync(blobPath(guardada))).toBe(true);
+  });
+
+  it('stores a new LPT point drawn in the app as added by the app, not loaded by the back office', async () => {
+    const id = crypto.randomUUID();
+    const response = await upload(
+      'lpt',
+      {
+        id,
+        projeto: projeto._id,
+        coordenadas: JSON.stringify({ lat: -25.4355, lng: -49.2755 }),
+        dataHora: String(DATA_HORA),
+        listaConcessionaria: 'true',
+        qtdCasas: '3',
+      },
+      [fakeJpeg()],
+    );
+    expect(response.statusCode, response.body).toBe(201);
+    expect(await byZona('lpt', id)).toMatchObject({
+      _id: id,
+      coletado: true,
+      adicionadoApp: true,
+      carregadoBackoffice: false,
+      tecnico: 'Ana de Tal',
+      qtdCasas: '3',
+      listaConcessionaria: true,
+      conflito: false,
+      coletas: [],
+      fotos: [`/api/fotos/${id}/0`],
+    });
+  });
+});
