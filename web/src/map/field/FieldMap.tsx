@@ -1,5 +1,6 @@
 // The collection map (SPEC.md section 2 'Map widget', section 9): device position with its accuracy circle,
-// red zones, coloured points; a tap chooses the point. Shapes carry class names so tests can find them.
+// red zones, coloured points (clustered when zoomed out, see point-clusters.ts); a tap chooses the point.
+// Shapes carry class names so tests can find them.
 import { useEffect, useRef } from 'react';
 import { Box } from '@mui/material';
 import {
@@ -7,6 +8,7 @@ import {
   CircleMarker,
   LayersControl,
   MapContainer,
+  Pane,
   Polygon,
   TileLayer,
   useMap,
@@ -15,6 +17,7 @@ import {
 import 'leaflet/dist/leaflet.css';
 import type { TileConfig } from '../../api/tiles-config';
 import type { LocalZona } from '../../offline/db';
+import { FieldPoints } from './FieldPoints';
 import type { GeoFix } from './geolocation';
 
 export const MAP_DEFAULTS = {
@@ -36,6 +39,8 @@ export interface MapPoint {
   kind: string;
   label: string;
   selected?: boolean;
+  /** drawn as a coloured ring with a white fill: BDGD and IP points not yet collected (SPEC.md section 4) */
+  hollow?: boolean;
 }
 
 export interface LatLng {
@@ -70,6 +75,20 @@ export function FieldMap({ tiles, zonas, points, position, picked, onPick, onPoi
         '& .leaflet-control-attribution a': { textDecoration: 'underline' },
         '& .leaflet-control-zoom a': { width: 44, height: 44, lineHeight: '44px', fontSize: 22 },
         '& .leaflet-control-layers-toggle': { width: 44, height: 44 },
+        '& .mapa-cluster span': {
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'center',
+          width: '100%',
+          height: '100%',
+          borderRadius: '50%',
+          border: '3px solid #ffffff',
+          boxSizing: 'border-box',
+          boxShadow: '0 1px 4px rgba(0, 0, 0, 0.5)',
+          color: '#ffffff',
+          fontWeight: 700,
+          fontSize: 15,
+        },
       }}
     >
       <MapContainer
@@ -118,49 +137,37 @@ export function FieldMap({ tiles, zonas, points, position, picked, onPick, onPoi
             />
           ) : null,
         )}
-        {position && (
-          <>
-            <Circle
-              center={[position.lat, position.lng]}
-              radius={position.accuracy}
-              pathOptions={{ color: '#0d47a1', weight: 1, fillOpacity: 0.1 }}
-              className="mapa-precisao"
-              interactive={false}
-            />
+        <FieldPoints points={points} onPointClick={onPointClick} />
+        {/* Above the points (a canvas when there are many), and let taps through to them and to the map. */}
+        <Pane name="mapa-referencia" style={{ zIndex: 450, pointerEvents: 'none' }}>
+          {position && (
+            <>
+              <Circle
+                center={[position.lat, position.lng]}
+                radius={position.accuracy}
+                pathOptions={{ color: '#0d47a1', weight: 1, fillOpacity: 0.1 }}
+                className="mapa-precisao"
+                interactive={false}
+              />
+              <CircleMarker
+                center={[position.lat, position.lng]}
+                radius={7}
+                pathOptions={{ color: '#ffffff', weight: 3, fillColor: '#0d47a1', fillOpacity: 1 }}
+                className="mapa-posicao"
+                interactive={false}
+              />
+            </>
+          )}
+          {picked && (
             <CircleMarker
-              center={[position.lat, position.lng]}
-              radius={7}
-              pathOptions={{ color: '#ffffff', weight: 3, fillColor: '#0d47a1', fillOpacity: 1 }}
-              className="mapa-posicao"
+              center={[picked.lat, picked.lng]}
+              radius={12}
+              pathOptions={{ color: '#000000', weight: 3, fillColor: '#ffeb3b', fillOpacity: 1 }}
+              className="mapa-ponto-escolhido"
               interactive={false}
             />
-          </>
-        )}
-        {points.map((point) => (
-          <CircleMarker
-            key={point.id}
-            center={[point.lat, point.lng]}
-            radius={point.selected ? 14 : 11}
-            pathOptions={{
-              color: point.selected ? '#000000' : '#ffffff',
-              weight: 3,
-              fillColor: point.color,
-              fillOpacity: 0.95,
-            }}
-            className={`${point.kind}${point.selected ? ' mapa-selecionado' : ''}`}
-            bubblingMouseEvents={false}
-            eventHandlers={onPointClick ? { click: () => onPointClick(point.id) } : undefined}
-          />
-        ))}
-        {picked && (
-          <CircleMarker
-            center={[picked.lat, picked.lng]}
-            radius={12}
-            pathOptions={{ color: '#000000', weight: 3, fillColor: '#ffeb3b', fillOpacity: 1 }}
-            className="mapa-ponto-escolhido"
-            interactive={false}
-          />
-        )}
+          )}
+        </Pane>
         <FollowFirstFix position={position} picked={picked} />
         {onPick && <PickOnTap onPick={onPick} />}
       </MapContainer>

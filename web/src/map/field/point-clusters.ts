@@ -1,0 +1,137 @@
+// What the field map draws for a view: the points, gathered into clusters below a zoom (a supercluster index).
+import Supercluster from 'supercluster';
+import type { MapPoint } from './FieldMap';
+
+/**
+ * Clusters up to zoom 17, single points from 18 on (the technician works at 19, SPEC.md's default). At 18 a point
+ * (radius 11 px, 0.54 m/px at Curitiba's latitude) is 12 m wide, well under the 30–40 m between street poles, so
+ * the points stand apart. At 17 they are twice as wide and a dense project's view (plus the padding drawn for
+ * panning) holds several thousand of them: with 10,000 points in Zona Centro, zooming to 17 took a second to
+ * build their Leaflet layers (e2e/bench/field-map.bench.ts). SPEC.md's 'clustering disabled at zoom 25' is above
+ * the map's max zoom (20), so it sets no bound of its own.
+ */
+export const CLUSTER_MAX_ZOOM = 17;
+/** Screen pixels within which points join a cluster, so the cluster icons (44–56 px) seldom overlap. */
+export const CLUSTER_RADIUS = 80;
+/** supercluster counts pixels on 512-px tiles by default; Leaflet's tiles are 256 px. */
+const TILE_SIZE = 256;
+/** Colour of a cluster whose points have different colours. */
+export const MIXED_COLOR = '#37474f';
+
+export type MapItem =
+  | { type: 'point'; key: string; point: MapPoint }
+  | { type: 'cluster'; key: string; id: number; lat: number; lng: number; count: number; color: string };
+
+/** west, south, east, north in degrees (Leaflet's padded view bounds; longitudes may run past ±180). */
+export type ViewBox = [number, number, number, number];
+
+interface ClusterColor {
+  color: string | null;
+}
+
+export class PointClusters {
+  private readonly index: Supercluster<{ index: number }, ClusterColor>;
+
+  constructor(readonly points: readonly MapPoint[]) {
+    this.index = new Supercluster<{ index: number }, ClusterColor>({
+      maxZoom: CLUSTER_MAX_ZOOM,
+      radius: CLUSTER_RADIUS,
+      extent: TILE_SIZE,
+      map: ({ index }) => ({ color: points[index]?.color ?? null }),
+      reduce: (merged, other) => {
+        if (merged.color !== other.color) merged.color = null;
+      },
+    });
+    this.index.load(
+      points.map((point, index) => ({
+        type: 'Feature' as const,
+        geometry: { type: 'Point' as const, coordinates: [point.lng, point.lat] },
+        properties: { index },
+      })),
+    );
+  }
+
+  /** The clusters and single points in a view; selected points come last, so they are drawn on top. */
+  at(box: ViewBox, zoom: number): MapItem[] {
+    const items: MapItem[] = [];
+    const selected: MapItem[] = [];
+    for (const feature of this.index.getClusters(box, Math.round(zoom))) {
+      const [lng = 0, lat = 0] = feature.geometry.coordinates;
+      const properties = feature.properties;
+      if ('cluster' in properties) {
+        items.push({
+          type: 'cluster',
+          key: `c${properties.cluster_id}`,
+          id: properties.cluster_id,
+          lat,
+          lng,
+          count: properties.point_count,
+          color: properties.color ?? MIXED_COLOR,
+        });
+        continue;
+      }
+      const point = this.points[properties.index];
+      if (!point) continue;
+      (point.selected ? selected : items).push({ type: 'point', key: `p${point.id}`, point });
+    }
+    return items.concat(selected);
+  }
+
+  /** The zoom at which a cluster falls apart, where a tap on it takes the map. */
+  expansionZoom(clusterId: number): number {
+    return this.index.getClusterExpansionZoom(clusterId);
+  }
+}
+
+export interface PointStyle {
+  radius: number;
+  color: string;
+  weight: number;
+  fillColor: string;
+  fillOpacity: number;
+}
+
+/** A point's circle: filled with its colour, or hollow (coloured ring, white fill); selected is larger. */
+export function pointStyle(point: MapPoint): PointStyle {
+  const radius = point.selected ? 14 : 11;
+  if (point.hollow) {
+    return {
+      radius,
+      color: point.color,
+      weight: point.selected ? 6 : 4,
+      fillColor: '#ffffff',
+      fillOpacity: 0.7,
+    };
+  }
+  return {
+    radius,
+    color: point.selected ? '#000000' : '#ffffff',
+    weight: 3,
+    fillColor: point.color,
+    fillOpacity: 0.95,
+  };
+}
+
+/** Whether two point lists draw the same; screens rebuild their list on every render. */
+export function samePoints(a: readonly MapPoint[], b: readonly MapPoint[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) {
+    const p = a[i];
+    const q = b[i];
+    if (!p || !q) return false;
+    if (
+      p.id !== q.id ||
+      p.lat !== q.lat ||
+      p.lng !== q.lng ||
+      p.color !== q.color ||
+      p.kind !== q.kind ||
+      p.label !== q.label ||
+      Boolean(p.selected) !== Boolean(q.selected) ||
+      Boolean(p.hollow) !== Boolean(q.hollow)
+    ) {
+      return false;
+    }
+  }
+  return true;
+}
