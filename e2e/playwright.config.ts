@@ -19,6 +19,8 @@ export default defineConfig({
   use: {
     baseURL: BASE_URL,
     locale: 'pt-BR',
+    // The app then drops its transitions (web/src/app/theme.ts), so axe never measures a colour mid-fade.
+    reducedMotion: 'reduce',
     trace: 'retain-on-failure',
     launchOptions: {
       executablePath: '/usr/bin/chromium',
