@@ -2,9 +2,10 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FLOWS } from '@novus/domain/flows/registry';
+import { fiscalizacaoFlow } from '@novus/domain/flows/fiscalizacao';
 import { posteFlow } from '@novus/domain/flows/poste';
 import { unidadeFlow } from '@novus/domain/flows/unidade';
-import { compressAll, progressText } from '../src/offline/compress';
+import { compressAll, maxWidthOrHeightFor, progressText } from '../src/offline/compress';
 import { NovusDatabase } from '../src/offline/db';
 import { RecordStore } from '../src/offline/records';
 
@@ -43,6 +44,22 @@ describe('compressAll', () => {
     expect(await unidade?.fotos[0]?.text()).toBe('z4');
   });
 
+  it('keeps EXIF only for the flows whose declaration says so (fiscalização, LPT Agiltec, Grupo A)', async () => {
+    await store.add(posteFlow, { ...base, fotos: [new Blob(['poste'])] });
+    const drawn = await store.addPoint(fiscalizacaoFlow, 'p', { lat: -25.43, lng: -49.27 });
+    await store.collect(fiscalizacaoFlow, drawn.id, {
+      coordenadas: drawn.coordenadas,
+      fotos: [new Blob(['fiscalizacao'])],
+      dados: { observacao: 'ok' },
+    });
+    const seen: Record<string, boolean> = {};
+    await compressAll(store, FLOWS, async (foto, { keepExif }) => {
+      seen[await foto.text()] = keepExif;
+      return foto;
+    });
+    expect(seen).toEqual({ poste: false, fiscalizacao: true });
+  });
+
   it('a failure leaves the record uncompressed, so sync still refuses', async () => {
     await store.add(unidadeFlow, { ...base, fotos: [new Blob(['aaaa'])] });
     await expect(
@@ -51,5 +68,21 @@ describe('compressAll', () => {
       }),
     ).rejects.toThrow('sem memória');
     expect(await store.hasUncompressed(FLOWS)).toBe(true);
+  });
+});
+
+describe('maxWidthOrHeightFor', () => {
+  it('caps a portrait photo by the height it has once 1920 px wide', () => {
+    // 3000x4000 ends 1920x2560, not 1440x1920
+    expect(maxWidthOrHeightFor({ width: 3000, height: 4000 })).toBe(2560);
+  });
+
+  it('caps a landscape photo at 1920 px', () => {
+    expect(maxWidthOrHeightFor({ width: 4000, height: 3000 })).toBe(1920);
+  });
+
+  it('leaves a photo at most 1920 px wide at its size, however tall', () => {
+    expect(maxWidthOrHeightFor({ width: 1080, height: 2400 })).toBeUndefined();
+    expect(maxWidthOrHeightFor({ width: 1920, height: 1080 })).toBeUndefined();
   });
 });

@@ -2,21 +2,32 @@
 // and a retry, the server has each record exactly once with byte-identical photos, and the device lost nothing.
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FlowDefinition } from '@novus/domain/flows/flow';
-import { FLOWS } from '@novus/domain/flows/registry';
+import { bdgdFlow } from '@novus/domain/flows/bdgd';
+import { fiscalizacaoFlow } from '@novus/domain/flows/fiscalizacao';
+import { type FlowDefinition, uploadEnvelopeSchema } from '@novus/domain/flows/flow';
+import { grupoAFlow } from '@novus/domain/flows/grupo-a';
+import { ipFlow } from '@novus/domain/flows/ip';
+import { lptFlow } from '@novus/domain/flows/lpt';
 import { posteFlow } from '@novus/domain/flows/poste';
+import { FLOWS } from '@novus/domain/flows/registry';
 import { unidadeFlow } from '@novus/domain/flows/unidade';
 import { type LocalProjeto, NovusDatabase } from '../src/offline/db';
-import { type LocalColeta, RecordStore } from '../src/offline/records';
+import { type Collection, type LatLng, type LocalColeta, RecordStore } from '../src/offline/records';
 import {
   type RemoteColeta,
   SessionExpiredError,
   SYNC_TEXTS,
   SyncEngine,
+  type SyncResult,
   type SyncTransport,
   TransportError,
 } from '../src/offline/sync';
 
+const START = 1_790_000_000_000;
+/** When the server says it stored a record: apart from the device's clock, so a mark tells whose it is. */
+const SERVER_TIME = 1_800_000_000_000;
+
+/** Units and poles only. */
 const PROJETO: LocalProjeto = {
   id: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b',
   nome: 'Curitiba',
@@ -24,21 +35,72 @@ const PROJETO: LocalProjeto = {
   zonas: [{ _id: '0190a1b2-c3d4-7e5f-8a9b-000000000001', label: 'Zona Centro' }],
 };
 
+/** Units, poles, points (IP and Fiscalização preloaded by the back office) and LPT Agiltec, which has no zone list. */
+const PROJETO_MISTO: LocalProjeto = {
+  id: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a6c',
+  nome: 'Ponta Grossa',
+  fluxos: ['hc', 'poste', 'ip', 'lpt', 'bdgd', 'fiscalizacao', 'lpt2'],
+  zonas: [{ _id: '0190a1b2-c3d4-7e5f-8a9b-000000000002', label: 'Zona Norte' }],
+};
+
+/** Points the back office loaded from the project's files: their ids are the server's. */
+const PONTO_IP = '0190a1b2-c3d4-7e5f-8a9b-0000000000a1';
+const PONTO_FISCALIZACAO = '0190a1b2-c3d4-7e5f-8a9b-0000000000a2';
+
 type Fault = 'request' | 'response' | 'portal' | 'expired';
 
-interface StoredRecord {
-  flow: string;
+const FAULT_NAMES: Record<Fault, string> = {
+  request: 'a lost request',
+  response: 'a lost response',
+  portal: 'a captive portal',
+  expired: 'an expired session',
+};
+
+/** One collection of a record as the server received it. */
+interface Received {
+  coletaId: string | undefined;
   fields: Record<string, string>;
   fotos: Map<number, Uint8Array>;
 }
 
-/** An in-memory server with the real one's idempotency: the same id twice is one record. */
+interface StoredRecord {
+  flow: string;
+  projeto: string;
+  /** What the back office loaded from the project's file; none for a record made on a device. */
+  preloaded?: { coordenadas: LatLng; dados: Record<string, string> };
+  /** Every collection received, in order: the first is the record's value, later ones compete with it. */
+  coletas: Received[];
+}
+
+const ENVELOPE_FIELDS = new Set(['id', 'coletaId', 'projeto', 'coordenadas', 'dataHora', 'precisao']);
+
+/**
+ * An in-memory server with the real one's rules: the upload is validated by the flow's schema, the same id
+ * twice is one record, and a point is collected by uploading its id with a collection id — the same
+ * collection again changes nothing, another one is kept as a competing collection, and both are answered
+ * with the point's id.
+ */
 class FakeServer implements SyncTransport {
   readonly records = new Map<string, StoredRecord>();
-  readonly logs: string[] = [];
+  readonly logs: { message: string; extras: Record<string, unknown> }[] = [];
+  /** The flows the devices asked for by zone, in order. */
+  readonly downloads: string[] = [];
   calls = 0;
   /** The call number (1-based, counting every request) at which to fail, and how. */
   fault: { at: number; kind: Fault } | undefined;
+
+  constructor(private readonly projetos: LocalProjeto[]) {}
+
+  preload(flow: FlowDefinition, id: string, coordenadas: LatLng, dados: Record<string, string>) {
+    const projeto = this.projetos.find((candidate) => candidate.fluxos.includes(flow.key));
+    if (!projeto) throw new Error(`no project has ${flow.key}`);
+    this.records.set(id, {
+      flow: flow.key,
+      projeto: projeto.id,
+      preloaded: { coordenadas, dados },
+      coletas: [],
+    });
+  }
 
   private async step<T>(run: () => Promise<T>): Promise<T> {
     this.calls += 1;
@@ -48,45 +110,71 @@ class FakeServer implements SyncTransport {
     const answer = await run();
     if (fault === 'response') throw new TransportError(0, 'Failed to fetch');
     // A captive portal answers 200 with its own page instead of ours.
-    if (fault === 'portal') return { html: '<html>Faça login no Wi-Fi</html>' } as T;
+    if (fault === 'portal') return { html: '<html>Faça login no Wi-Fi</html>' } as T; // any answer but ours will do
     return answer;
   }
 
   getProjetos() {
-    return this.step(async () => [structuredClone(PROJETO)]);
+    return this.step(async () => structuredClone(this.projetos));
   }
 
   upload(flow: FlowDefinition, fields: Record<string, string>, fotos: { slot: number; blob: Blob }[]) {
     return this.step(async () => {
-      const id = fields.id ?? '';
-      if (!this.records.has(id)) {
-        const bytes = new Map<number, Uint8Array>();
-        for (const foto of fotos) bytes.set(foto.slot, new Uint8Array(await foto.blob.arrayBuffer()));
-        this.records.set(id, { flow: flow.key, fields, fotos: bytes });
+      const envelope = uploadEnvelopeSchema.safeParse(fields);
+      if (!envelope.success) throw new TransportError(400, envelope.error.issues[0]?.message ?? 'Inválido.');
+      const dados = flow.dados.safeParse(fields);
+      if (!dados.success) throw new TransportError(400, dados.error.issues[0]?.message ?? 'Inválido.');
+      const { id, coletaId, projeto } = envelope.data;
+      const stored = this.records.get(id);
+      if (stored && stored.flow !== flow.key) {
+        throw new TransportError(409, 'Já existe outro registro com esse identificador.');
       }
-      return { _id: id, sincronizadoEm: 1 };
+      if (!stored?.coletas.some((coleta) => coleta.coletaId === coletaId)) {
+        const received: Received = { coletaId, fields, fotos: new Map() };
+        for (const foto of fotos) received.fotos.set(foto.slot, await bytesOf(foto.blob));
+        if (stored) stored.coletas.push(received);
+        else this.records.set(id, { flow: flow.key, projeto, coletas: [received] });
+      }
+      return { _id: id, sincronizadoEm: SERVER_TIME };
     });
   }
 
-  getByZona(flow: FlowDefinition) {
-    return this.step(async () =>
-      [...this.records.entries()]
-        .filter(([, record]) => record.flow === flow.key)
-        .map(([id, record]): RemoteColeta => ({
-          _id: id,
-          projeto: record.fields.projeto ?? '',
-          coordenadas: JSON.parse(record.fields.coordenadas ?? 'null'),
-          dataHora: Number(record.fields.dataHora),
-          sincronizadoEm: 1_800_000_000_000,
-          fotos: [...record.fotos.keys()].map((slot) => `/api/fotos/${id}/${slot}`),
-          numero: record.fields.numero,
-        })),
-    );
+  getByZona(flow: FlowDefinition, zonaId: string) {
+    this.downloads.push(flow.key);
+    return this.step(async () => {
+      const projetos = this.projetos.filter((projeto) => projeto.zonas.some((zona) => zona._id === zonaId));
+      return [...this.records.entries()]
+        .filter(([, record]) => record.flow === flow.key && projetos.some(({ id }) => id === record.projeto))
+        .map(([id, record]) => remoteOf(id, record));
+    });
   }
 
-  async log(message: string) {
-    this.logs.push(message);
+  async log(message: string, extras: Record<string, unknown>) {
+    this.logs.push({ message, extras });
   }
+}
+
+/** A stored record as GET /api/{flow}/getByZona answers it. */
+function remoteOf(id: string, record: StoredRecord): RemoteColeta {
+  const [current, ...competing] = record.coletas;
+  const dados = Object.entries(current?.fields ?? {}).filter(([key]) => !ENVELOPE_FIELDS.has(key));
+  const coordenadas: LatLng | null = current
+    ? JSON.parse(current.fields.coordenadas ?? 'null')
+    : (record.preloaded?.coordenadas ?? null);
+  return {
+    ...record.preloaded?.dados,
+    ...Object.fromEntries(dados),
+    _id: id,
+    projeto: record.projeto,
+    coordenadas,
+    dataHora: current ? Number(current.fields.dataHora) : null,
+    sincronizadoEm: SERVER_TIME,
+    coletado: current !== undefined,
+    adicionadoApp: record.preloaded === undefined,
+    carregadoBackoffice: record.preloaded !== undefined,
+    ...(competing.length > 0 ? { conflito: true } : {}),
+    fotos: [...(current?.fotos.keys() ?? [])].map((slot) => `/api/fotos/${id}/${slot}`),
+  };
 }
 
 function photo(seed: number, size = 3000): Blob {
@@ -100,27 +188,70 @@ async function bytesOf(blob: Blob): Promise<Uint8Array> {
   return new Uint8Array(await blob.arrayBuffer());
 }
 
-describe('SyncEngine', () => {
-  let db: NovusDatabase;
-  let store: RecordStore;
-  let server: FakeServer;
-  let clock = 1_790_000_000_000;
-  const statuses: string[] = [];
-  const engine = () =>
-    new SyncEngine({
-      db,
-      transport: server,
-      flows: FLOWS,
-      tecnico: 'Maria',
-      onStatus: (s) => statuses.push(s),
-    });
+let databases = 0;
 
-  async function collect(): Promise<Map<string, { flow: FlowDefinition; record: LocalColeta }>> {
-    const made = new Map<string, { flow: FlowDefinition; record: LocalColeta }>();
+/** A technician's device: its database, its one write path, and a sync engine against the shared server. */
+class Device {
+  readonly db = new NovusDatabase(`Novus-sync-${(databases += 1)}`);
+  readonly records: RecordStore;
+  readonly statuses: string[] = [];
+  /** Records the device deleted, as 'flow:id' (a deletion leaves nothing else to look at). */
+  readonly deleted: string[] = [];
+
+  constructor(
+    private readonly server: FakeServer,
+    now: () => number,
+    private readonly tecnico = 'Maria',
+  ) {
+    this.records = new RecordStore(this.db, now);
+    for (const flow of FLOWS) {
+      this.db.table(flow.store).hook('deleting', (id) => {
+        this.deleted.push(`${flow.key}:${String(id)}`);
+      });
+    }
+  }
+
+  sync(): Promise<SyncResult> {
+    return new SyncEngine({
+      db: this.db,
+      records: this.records,
+      transport: this.server,
+      flows: FLOWS,
+      tecnico: this.tecnico,
+      onStatus: (text) => this.statuses.push(text),
+    }).run();
+  }
+
+  /** 'Compactar Imagens' ran (it has its own tests): sync refuses uncompressed photos. */
+  async compressed(flow: FlowDefinition, record: LocalColeta): Promise<LocalColeta> {
+    await this.records.update(flow, { ...record, imagensCompactadas: true });
+    const stored = await this.records.getByID(flow, record.id);
+    if (!stored) throw new Error('record vanished');
+    return stored;
+  }
+
+  async close() {
+    this.db.close();
+    await this.db.delete();
+  }
+}
+
+type Made = Map<string, { flow: FlowDefinition; record: LocalColeta }>;
+
+describe('SyncEngine', () => {
+  let clock = START;
+  let server: FakeServer;
+  let device: Device;
+
+  afterEach(async () => {
+    await device.close();
+  });
+
+  async function collectUnitsAndPole(projeto: LocalProjeto, made: Made = new Map()): Promise<Made> {
     for (let i = 0; i < 2; i += 1) {
       clock += 1000;
-      const unidade = await store.add(unidadeFlow, {
-        projeto: PROJETO.id,
+      const unidade = await device.records.add(unidadeFlow, {
+        projeto: projeto.id,
         dataHora: clock,
         coordenadas: { lat: -25.435, lng: -49.275 },
         precisao: 5,
@@ -133,11 +264,11 @@ describe('SyncEngine', () => {
           quantidade: '1',
         },
       });
-      made.set(unidade.id, { flow: unidadeFlow, record: unidade });
+      made.set(unidade.id, { flow: unidadeFlow, record: await device.compressed(unidadeFlow, unidade) });
     }
     clock += 1000;
-    const poste = await store.add(posteFlow, {
-      projeto: PROJETO.id,
+    const poste = await device.records.add(posteFlow, {
+      projeto: projeto.id,
       dataHora: clock,
       coordenadas: { lat: -25.436, lng: -49.276 },
       fotos: [photo(90), null, photo(91)],
@@ -150,146 +281,446 @@ describe('SyncEngine', () => {
         equipamentoRedeEnergia: 'NAO POSSUI',
       },
     });
-    made.set(poste.id, { flow: posteFlow, record: poste });
-    // Compressed already (compression has its own tests); sync refuses otherwise.
-    for (const { flow, record } of made.values())
-      await store.update(flow, { ...record, imagensCompactadas: true });
+    made.set(poste.id, { flow: posteFlow, record: await device.compressed(posteFlow, poste) });
     return made;
   }
 
-  async function expectEverythingOnServerOnce(
-    made: Map<string, { flow: FlowDefinition; record: LocalColeta }>,
-  ) {
+  /** The server holds each record once, as the device sent it, photo for photo. */
+  async function expectEverythingOnServerOnce(made: Made) {
     expect([...server.records.keys()].sort()).toEqual([...made.keys()].sort());
     for (const [id, { record }] of made) {
-      const stored = server.records.get(id);
-      for (const [slot, blob] of record.fotos.entries()) {
-        if (!blob) {
-          expect(stored?.fotos.has(slot)).toBe(false);
-          continue;
-        }
-        expect(stored?.fotos.get(slot)).toEqual(await bytesOf(blob));
-      }
+      const coletas = server.records.get(id)?.coletas ?? [];
+      expect(coletas.map((coleta) => coleta.coletaId)).toEqual([record.coletaId]);
+      await expectSamePhotos(coletas[0]?.fotos, record.fotos);
     }
   }
 
-  async function expectDeviceKeptEveryUnconfirmed(
-    made: Map<string, { flow: FlowDefinition; record: LocalColeta }>,
-  ) {
+  async function expectSamePhotos(stored: Map<number, Uint8Array> | undefined, sent: (Blob | null)[]) {
+    expect([...(stored?.keys() ?? [])].sort()).toEqual(sent.flatMap((blob, slot) => (blob ? [slot] : [])));
+    for (const [slot, blob] of sent.entries()) {
+      if (blob) expect(stored?.get(slot)).toEqual(await bytesOf(blob));
+    }
+  }
+
+  /** Whatever the server does not hold yet, the device still has pending, photos and all. */
+  async function expectDeviceKeptEveryUnconfirmed(made: Made) {
     for (const [id, { flow, record }] of made) {
-      const local = await store.getByID(flow, id);
-      if (!server.records.has(id)) {
-        // The server never got it: the device must still have it, photos and all.
-        expect(local?.sincronizadoEm).toBeUndefined();
-        for (const [slot, blob] of record.fotos.entries()) {
-          const kept = local?.fotos[slot];
-          if (blob && kept) expect(await bytesOf(kept)).toEqual(await bytesOf(blob));
-          else expect(kept ?? null).toBe(blob);
-        }
+      const onServer = server.records.get(id)?.coletas.some((coleta) => coleta.coletaId === record.coletaId);
+      if (onServer) continue;
+      const local = await device.records.getByID(flow, id);
+      expect(local?.sincronizadoEm).toBeUndefined();
+      expect(local?.coletaId).toBe(record.coletaId);
+      expect(local?.fotos.length).toBe(record.fotos.length);
+      for (const [slot, blob] of record.fotos.entries()) {
+        const kept = local?.fotos[slot];
+        if (blob && kept) expect(await bytesOf(kept)).toEqual(await bytesOf(blob));
+        else expect(kept ?? null).toBe(blob);
       }
     }
   }
 
-  beforeEach(async () => {
-    db = new NovusDatabase(`Novus-sync-${Math.random()}`);
-    store = new RecordStore(db, () => clock);
-    server = new FakeServer();
-    statuses.length = 0;
+  describe('units and poles', () => {
+    beforeEach(() => {
+      clock = START;
+      server = new FakeServer([PROJETO]);
+      device = new Device(server, () => clock);
+    });
+
+    it('uploads units then poles, deletes them only after the server echoed their ids, and downloads by zone', async () => {
+      const made = await collectUnitsAndPole(PROJETO);
+      const result = await device.sync();
+      expect(result).toEqual({ ok: true, uploaded: 3, downloaded: 3 });
+      expect(device.statuses).toEqual([
+        SYNC_TEXTS.start,
+        SYNC_TEXTS.projetos,
+        'Sincronizando unidades',
+        'Sincronizando postes',
+        SYNC_TEXTS.done,
+      ]);
+      await expectEverythingOnServerOnce(made);
+      expect(device.deleted.sort()).toEqual([...made].map(([id, { flow }]) => `${flow.key}:${id}`).sort());
+      expect(await device.records.pending(unidadeFlow)).toEqual([]);
+      expect(await device.records.pending(posteFlow)).toEqual([]);
+      const downloaded = await device.records.getAll(unidadeFlow);
+      expect(downloaded.map((r) => r.dados.numero).sort()).toEqual(['100', '101']);
+      expect(downloaded.every((r) => r.sincronizadoEm && r.fotosUrls?.length === 3)).toBe(true);
+      expect(await device.db.projeto.toArray()).toEqual([PROJETO]);
+    });
+
+    // Calls of a clean run: 1 projects, 2-3 units, 4 pole, 5-6 downloads by zone (units, poles).
+    const FAULT_POINTS = [1, 2, 3, 4, 5, 6];
+    const KINDS: Fault[] = ['request', 'response', 'portal'];
+
+    for (const kind of KINDS) {
+      it.each(FAULT_POINTS)(
+        `${FAULT_NAMES[kind]} at call %i loses nothing, and the retry duplicates nothing`,
+        async (at) => {
+          const made = await collectUnitsAndPole(PROJETO);
+          server.fault = { at, kind };
+          const first = await device.sync();
+          expect(first.ok).toBe(false);
+          expect(device.statuses.at(-1)).toContain(SYNC_TEXTS.failed);
+          expect(server.logs.length).toBe(1);
+          await expectDeviceKeptEveryUnconfirmed(made);
+
+          server.fault = undefined;
+          device.statuses.length = 0;
+          const retry = await device.sync();
+          expect(retry.ok).toBe(true);
+          expect(device.statuses.at(-1)).toBe(SYNC_TEXTS.done);
+          await expectEverythingOnServerOnce(made);
+          expect(await device.records.pending(unidadeFlow)).toEqual([]);
+          expect(await device.records.pending(posteFlow)).toEqual([]);
+        },
+      );
+    }
+
+    it('an expired session asks for login again and keeps every record', async () => {
+      const made = await collectUnitsAndPole(PROJETO);
+      server.fault = { at: 3, kind: 'expired' };
+      await expect(device.sync()).rejects.toBeInstanceOf(SessionExpiredError);
+      await expectDeviceKeptEveryUnconfirmed(made);
+      const pendingCount =
+        (await device.records.pending(unidadeFlow)).length + (await device.records.pending(posteFlow)).length;
+      expect(pendingCount + server.records.size).toBe(made.size);
+      server.fault = undefined;
+      expect((await device.sync()).ok).toBe(true);
+      await expectEverythingOnServerOnce(made);
+    });
+
+    it('never overwrites a record still pending on the device with a downloaded one', async () => {
+      const made = await collectUnitsAndPole(PROJETO);
+      const [id, entry] = [...made.entries()][0] ?? [];
+      if (!id || !entry) throw new Error('no record');
+      const remote: RemoteColeta = {
+        _id: id,
+        projeto: PROJETO.id,
+        coordenadas: { lat: 0, lng: 0 },
+        dataHora: 1,
+        sincronizadoEm: 2,
+        fotos: [],
+        numero: 'SERVIDOR',
+      };
+      const other: RemoteColeta = { ...remote, _id: '0190a1b2-c3d4-7e5f-8a9b-0000000000ff', numero: 'NOVO' };
+      expect(await device.records.merge(unidadeFlow, [remote, other])).toBe(1);
+      const local = await device.records.getByID(unidadeFlow, id);
+      expect(local?.dados.numero).toBe(entry.record.dados.numero);
+      expect(local?.sincronizadoEm).toBeUndefined();
+      expect((await device.records.getByID(unidadeFlow, other._id))?.dados.numero).toBe('NOVO');
+    });
+
+    it('refuses to sync while photos are uncompressed (checked before starting)', async () => {
+      await device.records.add(unidadeFlow, {
+        projeto: PROJETO.id,
+        dataHora: clock,
+        coordenadas: { lat: -25.435, lng: -49.275 },
+        fotos: [photo(1)],
+        dados: { numero: '1' },
+      });
+      expect(await device.records.hasUncompressed(FLOWS)).toBe(true);
+    });
+
+    it('syncs a flow outside the project only while it has pending records, and never downloads it', async () => {
+      clock += 1000;
+      const grupoA = await device.records.add(grupoAFlow, {
+        projeto: PROJETO.id,
+        dataHora: clock,
+        coordenadas: { lat: -25.437, lng: -49.277 },
+        fotos: [],
+        dados: { uc: '123456', medidor: 'M-9' },
+      });
+      expect(await device.sync()).toEqual({ ok: true, uploaded: 1, downloaded: 0 });
+      expect(device.statuses).toEqual([
+        SYNC_TEXTS.start,
+        SYNC_TEXTS.projetos,
+        'Sincronizando unidades',
+        'Sincronizando postes',
+        'Sincronizando Grupo A',
+        SYNC_TEXTS.done,
+      ]);
+      expect(server.records.has(grupoA.id)).toBe(true);
+      expect(server.downloads).toEqual(['hc', 'poste']);
+
+      device.statuses.length = 0;
+      expect((await device.sync()).ok).toBe(true);
+      expect(device.statuses).not.toContain('Sincronizando Grupo A');
+    });
   });
-  afterEach(async () => {
-    db.close();
-    await db.delete();
-  });
 
-  it('uploads units then poles, deletes them only after the server echoed their ids, and downloads by zone', async () => {
-    const made = await collect();
-    const result = await engine().run();
-    expect(result).toEqual({ ok: true, uploaded: 3, downloaded: 3 });
-    expect(statuses).toEqual([
-      SYNC_TEXTS.start,
-      SYNC_TEXTS.projetos,
-      'Sincronizando unidades',
-      'Sincronizando postes',
-      SYNC_TEXTS.done,
-    ]);
-    await expectEverythingOnServerOnce(made);
-    expect(await store.pending(unidadeFlow)).toEqual([]);
-    expect(await store.pending(posteFlow)).toEqual([]);
-    const downloaded = await store.getAll(unidadeFlow);
-    expect(downloaded.map((r) => r.dados.numero).sort()).toEqual(['100', '101']);
-    expect(downloaded.every((r) => r.sincronizadoEm && r.fotosUrls?.length === 3)).toBe(true);
-    expect(await db.projeto.toArray()).toEqual([PROJETO]);
-  });
+  describe('units, poles and points', () => {
+    const tecnico = 'Maria';
 
-  // Calls of a clean run: 1 projects, 2-3 units, 4 pole, 5-6 downloads by zone (units, poles).
-  const FAULT_POINTS = [1, 2, 3, 4, 5, 6];
-  const KINDS: Fault[] = ['request', 'response', 'portal'];
+    beforeEach(async () => {
+      clock = START;
+      server = new FakeServer([PROJETO_MISTO]);
+      server.preload(
+        ipFlow,
+        PONTO_IP,
+        { lat: -25.0945, lng: -50.1633 },
+        { idConcessionaria: 'CEL-7731', idCircuito: 'AL-04', quantidadeCompartilhamento: '2' },
+      );
+      server.preload(
+        fiscalizacaoFlow,
+        PONTO_FISCALIZACAO,
+        { lat: -25.0951, lng: -50.1642 },
+        { placa: 'PG-2210', altura: '10', carga: '300' },
+      );
+      device = new Device(server, () => clock, tecnico);
+      // The morning's sync brings the back office's points to the device.
+      expect((await device.sync()).ok).toBe(true);
+      server.calls = 0;
+      server.downloads.length = 0;
+      device.statuses.length = 0;
+    });
 
-  for (const kind of KINDS) {
-    it.each(FAULT_POINTS)(
-      `a %s fault at call %i loses nothing, and the retry duplicates nothing`.replace('%s', kind),
-      async (at) => {
-        const made = await collect();
-        server.fault = { at, kind };
-        const first = await engine().run();
-        expect(first.ok).toBe(false);
-        expect(statuses.at(-1)).toContain(SYNC_TEXTS.failed);
-        expect(server.logs.length).toBe(1);
-        await expectDeviceKeptEveryUnconfirmed(made);
+    /**
+     * A day in the field: two units and a pole; the preloaded IP point collected; an LPT point drawn and
+     * collected; a BDGD point drawn but not collected; the preloaded Fiscalização point collected with a
+     * corrected height.
+     */
+    async function fieldDay(): Promise<{ made: Made; drawn: LocalColeta }> {
+      const made = await collectUnitsAndPole(PROJETO_MISTO);
+      const collect = async (flow: FlowDefinition, id: string, collection: Collection) => {
+        clock += 1000;
+        const record = await device.records.collect(flow, id, { tecnico, ...collection });
+        made.set(record.id, { flow, record: await device.compressed(flow, record) });
+        return record;
+      };
 
-        server.fault = undefined;
-        statuses.length = 0;
-        const retry = await engine().run();
-        expect(retry.ok).toBe(true);
-        expect(statuses.at(-1)).toBe(SYNC_TEXTS.done);
-        await expectEverythingOnServerOnce(made);
-        expect(await store.pending(unidadeFlow)).toEqual([]);
-        expect(await store.pending(posteFlow)).toEqual([]);
+      await collect(ipFlow, PONTO_IP, {
+        coordenadas: { lat: -25.09452, lng: -50.16331 },
+        fotos: [photo(40), photo(41), null, photo(43)],
+        dados: { possuiIP: true, possuiUsoMutuo: true, quantidadeCompartilhamento: '3' },
+      });
+
+      clock += 1000;
+      const lpt = await device.records.addPoint(lptFlow, PROJETO_MISTO.id, { lat: -25.096, lng: -50.165 });
+      await collect(lptFlow, lpt.id, {
+        coordenadas: lpt.coordenadas,
+        fotos: [photo(50)],
+        dados: { qtdCasas: '4' },
+      });
+
+      clock += 1000;
+      const drawn = await device.records.addPoint(bdgdFlow, PROJETO_MISTO.id, { lat: -25.097, lng: -50.166 });
+
+      await collect(fiscalizacaoFlow, PONTO_FISCALIZACAO, {
+        coordenadas: { lat: -25.0951, lng: -50.1642 },
+        fotos: [photo(60), photo(61)],
+        dados: { correcaoAltura: '12' },
+      });
+      return { made, drawn };
+    }
+
+    /** After a good sync: each record once on the server; units, poles and LPT left the device, points stay. */
+    async function expectSettled(made: Made, drawn: LocalColeta) {
+      await expectEverythingOnServerOnce(made);
+      for (const flow of FLOWS) expect(await device.records.pending(flow)).toEqual([]);
+
+      const uploaded = [...made].map(([id, { flow }]) => ({ id, flow }));
+      expect(device.deleted.sort()).toEqual(
+        uploaded
+          .filter(({ flow }) => flow.deleteAfterUpload)
+          .map(({ id, flow }) => `${flow.key}:${id}`)
+          .sort(),
+      );
+      for (const { id, flow } of uploaded.filter(({ flow }) => !flow.deleteAfterUpload)) {
+        expect(await device.records.getByID(flow, id)).toMatchObject({
+          sincronizadoEm: expect.any(Number),
+          coletado: true,
+          carregadoBackoffice: true,
+        });
+      }
+
+      expect(server.records.has(drawn.id)).toBe(false);
+      const stillDrawn = await device.records.getByID(bdgdFlow, drawn.id);
+      expect(stillDrawn).toMatchObject({ coletado: false, adicionadoApp: true });
+      expect(stillDrawn?.sincronizadoEm).toBeUndefined();
+    }
+
+    it('downloads the preloaded points by zone: synchronised, not collected, not pending, not deletable', async () => {
+      for (const [flow, id] of [
+        [ipFlow, PONTO_IP],
+        [fiscalizacaoFlow, PONTO_FISCALIZACAO],
+      ] as const) {
+        expect(await device.records.getByID(flow, id)).toMatchObject({
+          carregadoBackoffice: true,
+          adicionadoApp: false,
+          coletado: false,
+          sincronizadoEm: SERVER_TIME,
+        });
+        expect(await device.records.pending(flow)).toEqual([]);
+        await expect(device.records.deleteRecord(flow, id)).rejects.toThrow('pode ser excluído');
+      }
+      expect((await device.records.getByID(fiscalizacaoFlow, PONTO_FISCALIZACAO))?.dados.altura).toBe('10');
+    });
+
+    it('collecting a preloaded point keeps its id, gives it a collection id and makes it pending', async () => {
+      const { made } = await fieldDay();
+      const ip = made.get(PONTO_IP)?.record;
+      expect(ip).toMatchObject({ id: PONTO_IP, coletado: true, carregadoBackoffice: true });
+      expect(ip?.coletaId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(ip?.sincronizadoEm).toBeUndefined();
+      expect((await device.records.pending(ipFlow)).map((record) => record.id)).toEqual([PONTO_IP]);
+      expect(await device.records.pending(bdgdFlow)).toEqual([]);
+    });
+
+    it('uploads in SPEC order the flows of the project, then downloads by zone those that have a zone list', async () => {
+      const { made, drawn } = await fieldDay();
+      expect(await device.sync()).toEqual({ ok: true, uploaded: 6, downloaded: 6 });
+      expect(device.statuses).toEqual([
+        'Iniciando sincronizacao...',
+        'Sincronizando projetos',
+        'Sincronizando unidades',
+        'Sincronizando postes',
+        'Sincronizando pontos',
+        'Sincronizando LPT',
+        'Sincronizando BDGD',
+        'Sincronizando Fiscalizacao',
+        'Sincronizando LPT Agiltec',
+        'Sincronizacao concluida',
+      ]);
+      expect(server.downloads).toEqual(['hc', 'poste', 'ip', 'lpt', 'bdgd', 'fiscalizacao']);
+      await expectSettled(made, drawn);
+
+      const fiscalizacao = server.records.get(PONTO_FISCALIZACAO)?.coletas[0]?.fields;
+      expect(fiscalizacao).toMatchObject({ correcaoAltura: '12', altura: '10', placa: 'PG-2210' });
+      expect(server.records.get(PONTO_IP)?.coletas[0]?.fields).toMatchObject({
+        idConcessionaria: 'CEL-7731',
+        possuiIP: 'true',
+        quantidadeCompartilhamento: '3',
+      });
+      // The points on the device are now the server's: collected, with their photos there.
+      expect(await device.records.getByID(ipFlow, PONTO_IP)).toMatchObject({
+        coletado: true,
+        sincronizadoEm: SERVER_TIME,
+        fotosUrls: [0, 1, 3].map((slot) => `/api/fotos/${PONTO_IP}/${slot}`),
+      });
+    });
+
+    // Calls of a clean run: 1 projects, 2-3 units, 4 pole, 5 IP, 6 LPT, 7 Fiscalização,
+    // 8-13 downloads by zone (units, poles, IP, LPT, BDGD, Fiscalização).
+    const FAULT_POINTS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
+    const KINDS: Fault[] = ['request', 'response', 'portal', 'expired'];
+
+    for (const kind of KINDS) {
+      it.each(FAULT_POINTS)(
+        `${FAULT_NAMES[kind]} at call %i loses nothing, and the retry duplicates nothing`,
+        async (at) => {
+          const { made, drawn } = await fieldDay();
+          server.fault = { at, kind };
+          if (kind === 'expired') {
+            await expect(device.sync()).rejects.toBeInstanceOf(SessionExpiredError);
+            expect(server.logs).toEqual([]);
+          } else {
+            expect((await device.sync()).ok).toBe(false);
+            expect(device.statuses.at(-1)).toContain(SYNC_TEXTS.failed);
+            expect(server.logs.length).toBe(1);
+          }
+          await expectDeviceKeptEveryUnconfirmed(made);
+
+          server.fault = undefined;
+          device.statuses.length = 0;
+          expect((await device.sync()).ok).toBe(true);
+          expect(device.statuses.at(-1)).toBe(SYNC_TEXTS.done);
+          await expectSettled(made, drawn);
+        },
+      );
+    }
+
+    it.each([
+      {
+        flow: ipFlow,
+        dados: { possuiIP: false },
+        message: 'Falha no envio do ponto: POR FAVOR ESCOLHA UM DOS ITENS',
+        tag: 'SINCRONIZACAO PONTOS',
+      },
+      {
+        flow: lptFlow,
+        dados: { qtdCasas: '0' },
+        message: 'Falha no envio do LPT: Qtd. Casas deve ser um número de 1 a 99.',
+        tag: 'SINCRONIZACAO LPT',
+      },
+    ])(
+      'a refused $flow.key upload shows the flow’s prefix and the server’s message',
+      async ({ flow, dados, message, tag }) => {
+        clock += 1000;
+        const id =
+          flow === ipFlow
+            ? PONTO_IP
+            : (await device.records.addPoint(flow, PROJETO_MISTO.id, { lat: -25.096, lng: -50.165 })).id;
+        await device.records.collect(flow, id, {
+          coordenadas: { lat: -25.096, lng: -50.165 },
+          fotos: [],
+          dados,
+        });
+
+        const result = await device.sync();
+        expect(result).toMatchObject({ ok: false, uploaded: 0, error: message });
+        expect(device.statuses.at(-1)).toBe(`${message} — Ocorreu um erro na sincronizacao`);
+        expect(server.logs).toEqual([{ message: tag, extras: { tecnico, erro: message } }]);
+        // The technician fixes it on the device: nothing was lost.
+        expect((await device.records.pending(flow)).map((record) => record.id)).toEqual([id]);
       },
     );
-  }
 
-  it('an expired session asks for login again and keeps every record', async () => {
-    const made = await collect();
-    server.fault = { at: 3, kind: 'expired' };
-    await expect(engine().run()).rejects.toBeInstanceOf(SessionExpiredError);
-    await expectDeviceKeptEveryUnconfirmed(made);
-    const pendingCount = (await store.pending(unidadeFlow)).length + (await store.pending(posteFlow)).length;
-    expect(pendingCount + server.records.size).toBe(made.size);
-    server.fault = undefined;
-    expect((await engine().run()).ok).toBe(true);
-    await expectEverythingOnServerOnce(made);
-  });
+    it('two devices collect the same preloaded point offline: both succeed, the server keeps both collections', async () => {
+      const outro = new Device(server, () => clock, 'João');
+      try {
+        expect((await outro.sync()).ok).toBe(true);
+        expect(await outro.records.getByID(ipFlow, PONTO_IP)).toMatchObject({ carregadoBackoffice: true });
 
-  it('never overwrites a record still pending on the device with a downloaded one', async () => {
-    const made = await collect();
-    const [id, entry] = [...made.entries()][0] ?? [];
-    if (!id || !entry) throw new Error('no record');
-    const remote: RemoteColeta = {
-      _id: id,
-      projeto: PROJETO.id,
-      coordenadas: { lat: 0, lng: 0 },
-      dataHora: 1,
-      sincronizadoEm: 2,
-      fotos: [],
-      numero: 'SERVIDOR',
-    };
-    const other: RemoteColeta = { ...remote, _id: '0190a1b2-c3d4-7e5f-8a9b-0000000000ff', numero: 'NOVO' };
-    expect(await engine().merge(unidadeFlow, [remote, other])).toBe(1);
-    const local = await store.getByID(unidadeFlow, id);
-    expect(local?.dados.numero).toBe(entry.record.dados.numero);
-    expect(local?.sincronizadoEm).toBeUndefined();
-    expect((await store.getByID(unidadeFlow, other._id))?.dados.numero).toBe('NOVO');
-  });
+        // Both offline, both at the pole.
+        clock += 60_000;
+        const daMaria = await device.compressed(
+          ipFlow,
+          await device.records.collect(ipFlow, PONTO_IP, {
+            coordenadas: { lat: -25.09452, lng: -50.16331 },
+            fotos: [photo(70)],
+            dados: { possuiIP: true },
+            tecnico: 'Maria',
+          }),
+        );
+        clock += 60_000;
+        const doJoao = await outro.compressed(
+          ipFlow,
+          await outro.records.collect(ipFlow, PONTO_IP, {
+            coordenadas: { lat: -25.09451, lng: -50.16332 },
+            fotos: [photo(80), photo(81)],
+            dados: { possuiUsoMutuo: true, quantidadeCompartilhamento: '4' },
+            tecnico: 'João',
+          }),
+        );
+        expect(daMaria.coletaId).not.toBe(doJoao.coletaId);
 
-  it('refuses to sync while photos are uncompressed (checked before starting)', async () => {
-    await store.add(unidadeFlow, {
-      projeto: PROJETO.id,
-      dataHora: clock,
-      coordenadas: { lat: -25.435, lng: -49.275 },
-      fotos: [photo(1)],
-      dados: { numero: '1' },
+        expect(await device.sync()).toMatchObject({ ok: true, uploaded: 1 });
+        // João's answer is lost once: his retry replays his collection, which the server already has.
+        server.calls = 0;
+        server.fault = { at: 2, kind: 'response' };
+        expect((await outro.sync()).ok).toBe(false);
+        server.fault = undefined;
+        expect(await outro.sync()).toMatchObject({ ok: true, uploaded: 1 });
+
+        for (const each of [device, outro]) {
+          expect(await each.records.pending(ipFlow)).toEqual([]);
+          expect((await each.records.getByID(ipFlow, PONTO_IP))?.sincronizadoEm).toBeDefined();
+        }
+        const coletas = server.records.get(PONTO_IP)?.coletas ?? [];
+        expect(coletas.map((coleta) => coleta.coletaId)).toEqual([daMaria.coletaId, doJoao.coletaId]);
+        await expectSamePhotos(coletas[0]?.fotos, daMaria.fotos);
+        await expectSamePhotos(coletas[1]?.fotos, doJoao.fotos);
+
+        // The point's value is the first collection; a device that syncs now learns another one competes with it.
+        expect((await device.sync()).ok).toBe(true);
+        for (const each of [device, outro]) {
+          expect(await each.records.getByID(ipFlow, PONTO_IP)).toMatchObject({
+            conflito: true,
+            dados: { possuiIP: 'true' },
+          });
+        }
+      } finally {
+        await outro.close();
+      }
     });
-    expect(await store.hasUncompressed(FLOWS)).toBe(true);
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { posteDadosSchema } from '@novus/domain/flows/poste';
 import { unidadeDadosSchema } from '@novus/domain/flows/unidade';
 import { fieldErrorsOf } from '../src/collect/shared/domain-resolver';
-import { initialPosteValues } from '../src/collect/poste/poste-values';
+import { posteUi } from '../src/collect/poste/poste-ui';
 import {
   initialUnidadeValues,
   withTipoEdificacao,
@@ -81,7 +81,7 @@ describe('unit form rules', () => {
 
   it('the pole observação rule lands on observacao', () => {
     const result = posteDadosSchema.safeParse({
-      ...initialPosteValues(),
+      ...posteUi.initialValues(),
       altura: 'OUTROS',
       carga: '300',
       tipoRedeEletrica: 'MISTA',

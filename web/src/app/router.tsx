@@ -1,10 +1,10 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { FLOWS } from '@novus/domain/flows/registry';
+import { FLOW_UI } from '../collect/flows';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { LinearProgress } from '@mui/material';
 import { LoginPage } from '../login/LoginPage';
 import { HomePage } from '../technician/HomePage';
-import { ProjetoPage } from '../technician/ProjetoPage';
 import { ProjetosPage } from '../technician/ProjetosPage';
 import { TechnicianLayout } from '../technician/TechnicianLayout';
 import { RequireBackoffice, RequireSession } from './guards';
@@ -15,24 +15,50 @@ const BackofficeApp = lazy(() =>
   import('../backoffice/BackofficeApp').then((m) => ({ default: m.BackofficeApp })),
 );
 
-// The wizards carry Leaflet; the pending list, records and galleries carry the forms: none of it slows the home.
-const UnidadeWizard = lazy(() =>
-  import('../collect/unidade/UnidadeWizard').then((m) => ({ default: m.UnidadeWizard })),
+// The wizards carry Leaflet; the menu, pending list, records and galleries carry the flows' forms: none of it
+// slows the home.
+const ProjetoPage = lazy(() =>
+  import('../technician/ProjetoPage').then((m) => ({ default: m.ProjetoPage })),
 );
-const PosteWizard = lazy(() =>
-  import('../collect/poste/PosteWizard').then((m) => ({ default: m.PosteWizard })),
+const FlowWizard = lazy(() =>
+  import('../collect/shared/FlowWizard').then((m) => ({ default: m.FlowWizard })),
+);
+const FlowRecordPage = lazy(() =>
+  import('../collect/shared/FlowRecordPage').then((m) => ({ default: m.FlowRecordPage })),
 );
 const LevantamentoPage = lazy(() =>
   import('../collect/levantamento/LevantamentoPage').then((m) => ({ default: m.LevantamentoPage })),
 );
-const UnidadeEdit = lazy(() =>
-  import('../collect/unidade/UnidadeEdit').then((m) => ({ default: m.UnidadeEdit })),
-);
-const PosteShow = lazy(() => import('../collect/poste/PosteShow').then((m) => ({ default: m.PosteShow })));
 const FotosPage = lazy(() => import('../collect/galeria/FotosPage').then((m) => ({ default: m.FotosPage })));
 
 function Loading({ children }: { children: ReactNode }) {
   return <Suspense fallback={<LinearProgress aria-label="Carregando" />}>{children}</Suspense>;
+}
+
+/** The wizard and record screen of each flow whose UI is built (FLOW_UI), keyed so a flow change remounts. */
+function flowRoutes() {
+  return FLOWS.flatMap((flow) => {
+    const ui = FLOW_UI[flow.key];
+    if (!ui) return [];
+    return [
+      {
+        path: `projeto/:projetoId/${flow.menuRoute}`,
+        element: (
+          <Loading>
+            <FlowWizard key={flow.key} flow={flow} ui={ui} />
+          </Loading>
+        ),
+      },
+      {
+        path: `${flow.recordPath}/:id`,
+        element: (
+          <Loading>
+            <FlowRecordPage key={flow.key} flow={flow} ui={ui} />
+          </Loading>
+        ),
+      },
+    ];
+  });
 }
 
 export function createAppRouter() {
@@ -49,20 +75,11 @@ export function createAppRouter() {
               children: [
                 { index: true, element: <HomePage /> },
                 { path: 'projetos', element: <ProjetosPage /> },
-                { path: 'projeto/:projetoId', element: <ProjetoPage /> },
                 {
-                  path: 'projeto/:projetoId/addUnidades',
+                  path: 'projeto/:projetoId',
                   element: (
                     <Loading>
-                      <UnidadeWizard />
-                    </Loading>
-                  ),
-                },
-                {
-                  path: 'projeto/:projetoId/addPostes',
-                  element: (
-                    <Loading>
-                      <PosteWizard />
+                      <ProjetoPage />
                     </Loading>
                   ),
                 },
@@ -74,25 +91,11 @@ export function createAppRouter() {
                     </Loading>
                   ),
                 },
-                {
-                  path: 'unidade/:id',
-                  element: (
-                    <Loading>
-                      <UnidadeEdit />
-                    </Loading>
-                  ),
-                },
-                {
-                  path: 'poste/:id',
-                  element: (
-                    <Loading>
-                      <PosteShow />
-                    </Loading>
-                  ),
-                },
+                // Per flow of the registry: its wizard under the project and its record screen.
+                ...flowRoutes(),
                 // One gallery for every flow of the registry: /unidade/:id/fotos, /poste/:id/fotos, ...
                 ...FLOWS.map((flow) => ({
-                  path: `${flow.apiPath}/:id/fotos`,
+                  path: `${flow.recordPath}/:id/fotos`,
                   element: (
                     <Loading>
                       <FotosPage flow={flow} />

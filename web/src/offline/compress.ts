@@ -1,4 +1,4 @@
-// 'Compactar Imagens' (SPEC.md sections 4 and 9): every pending photo becomes a JPEG of at most 1920 px at
+// 'Compactar Imagens' (SPEC.md sections 4 and 9): every pending photo becomes a JPEG at most 1920 px wide at
 // quality 0.7, and the record is marked imagensCompactadas so sync may send it.
 import type { FlowDefinition } from '@novus/domain/flows/flow';
 import type { RecordStore } from './records';
@@ -8,9 +8,27 @@ export const COMPRESS_TEXTS = {
   failed: 'Falha ao compactar imagens',
 } as const;
 
-export const COMPRESS_OPTIONS = { maxWidthOrHeight: 1920, initialQuality: 0.7, useWebWorker: true } as const;
+export const COMPRESS_OPTIONS = { initialQuality: 0.7, useWebWorker: true } as const;
 
-export type CompressFn = (foto: Blob) => Promise<Blob>;
+/** SPEC.md section 9 caps the width only: a portrait photo keeps its full 1920 px of width. */
+export const MAX_FOTO_WIDTH = 1920;
+
+interface PhotoSize {
+  width: number;
+  height: number;
+}
+
+/**
+ * The maxWidthOrHeight to hand browser-image-compression, which can only cap the longer side: the height a portrait
+ * photo will have once 1920 px wide, or 1920 for a landscape one. undefined when the photo is narrow enough to keep.
+ */
+export function maxWidthOrHeightFor({ width, height }: PhotoSize): number | undefined {
+  if (width <= MAX_FOTO_WIDTH) return undefined;
+  return Math.max(MAX_FOTO_WIDTH, Math.round((height * MAX_FOTO_WIDTH) / width));
+}
+
+/** keepExif: fiscalizacao, LPT Agiltec and Grupo A keep their photos' EXIF (SPEC.md section 9). */
+export type CompressFn = (foto: Blob, options: { keepExif: boolean }) => Promise<Blob>;
 
 export interface CompressProgress {
   done: number;
@@ -46,7 +64,7 @@ export async function compressAll(
         fotos.push(null);
         continue;
       }
-      fotos.push(await compress(foto));
+      fotos.push(await compress(foto, { keepExif: flow.keepExif }));
       done += 1;
       onProgress({ done, total });
     }
@@ -64,9 +82,19 @@ export async function browserCompressor(): Promise<CompressFn> {
     import('browser-image-compression'),
     import('browser-image-compression/dist/browser-image-compression.js?url'),
   ]);
-  return async (foto) => {
+  return async (foto, { keepExif }) => {
     const file =
       foto instanceof File ? foto : new File([foto], 'foto.jpg', { type: foto.type || 'image/jpeg' });
-    return imageCompression(file, { ...COMPRESS_OPTIONS, fileType: 'image/jpeg', libURL });
+    // Decoded as the library decodes it (EXIF orientation applied), so width means the side it will scale.
+    const bitmap = await createImageBitmap(file);
+    const maxWidthOrHeight = maxWidthOrHeightFor(bitmap);
+    bitmap.close();
+    return imageCompression(file, {
+      ...COMPRESS_OPTIONS,
+      maxWidthOrHeight,
+      fileType: 'image/jpeg',
+      preserveExif: keepExif,
+      libURL,
+    });
   };
 }

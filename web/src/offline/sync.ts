@@ -4,7 +4,9 @@
 // marked on the device only after the server echoed that very id.
 import type { FlowDefinition } from '@novus/domain/flows/flow';
 import type { LocalProjeto, NovusDatabase } from './db';
-import type { LocalColeta } from './records';
+import type { LocalColeta, RecordStore, RemoteColeta } from './records';
+
+export type { RemoteColeta } from './records';
 
 /** What the sync needs of the network; the app's is HTTP (api/sync-transport.ts), tests bring a fake. */
 export interface SyncTransport {
@@ -17,18 +19,6 @@ export interface SyncTransport {
   ): Promise<unknown>;
   getByZona(flow: FlowDefinition, zonaId: string): Promise<RemoteColeta[]>;
   log(message: string, extras: Record<string, unknown>): Promise<void>;
-}
-
-/** A record as GET /api/{flow}/getByZona answers it. */
-export interface RemoteColeta {
-  _id: string;
-  projeto: string;
-  coordenadas: { lat: number; lng: number } | null;
-  dataHora: number | null;
-  sincronizadoEm: number | null;
-  fotos: string[];
-  tecnico?: string | null;
-  [field: string]: unknown;
 }
 
 /** No answer (status 0), or a non-OK one. */
@@ -64,7 +54,7 @@ export interface SyncResult {
   error?: string;
 }
 
-const ENVELOPE_KEYS = new Set(['id', 'projeto', 'coordenadas', 'dataHora', 'precisao']);
+const ENVELOPE_KEYS = new Set(['id', 'coletaId', 'projeto', 'coordenadas', 'dataHora', 'precisao']);
 
 /** The multipart fields of a record: the envelope plus the flow's fields, as strings. */
 export function uploadFields(record: LocalColeta): Record<string, string> {
@@ -75,6 +65,7 @@ export function uploadFields(record: LocalColeta): Record<string, string> {
     dataHora: String(record.dataHora),
   };
   if (record.precisao !== undefined) fields.precisao = String(record.precisao);
+  if (record.coletaId !== undefined) fields.coletaId = record.coletaId;
   for (const [key, value] of Object.entries(record.dados)) {
     if (ENVELOPE_KEYS.has(key) || value === undefined || value === null) continue;
     fields[key] = typeof value === 'string' ? value : JSON.stringify(value);
@@ -89,6 +80,8 @@ export function confirmsUpload(answer: unknown, id: string): boolean {
 
 export interface SyncEngineOptions {
   db: NovusDatabase;
+  /** The device's one write path: sync marks, deletes and merges through it. */
+  records: RecordStore;
   transport: SyncTransport;
   flows: readonly FlowDefinition[];
   /** The technician's name, for the log entries. */
@@ -115,12 +108,13 @@ export class SyncEngine {
       const projetos = await this.downloadProjetos();
       const fluxos = new Set(projetos.flatMap((projeto) => projeto.fluxos));
       for (const flow of flows) {
-        if (!fluxos.has(flow.key) && (await this.table(flow).count()) === 0) continue;
+        if (!fluxos.has(flow.key) && (await this.options.records.pending(flow)).length === 0) continue;
         current = flow.syncTag;
         this.status(flow.syncStatus);
         uploaded += await this.uploadPending(flow);
       }
       for (const flow of flows) {
+        if (!flow.byZona) continue;
         current = flow.syncTag;
         downloaded += await this.downloadByZona(flow, projetos);
       }
@@ -135,10 +129,6 @@ export class SyncEngine {
       this.status(`${message} — ${SYNC_TEXTS.failed}`);
       return { ok: false, uploaded, downloaded, error: message };
     }
-  }
-
-  private table(flow: FlowDefinition) {
-    return this.options.db.table<LocalColeta, string>(flow.store);
   }
 
   private async call<T>(run: () => Promise<T>): Promise<T> {
@@ -163,20 +153,25 @@ export class SyncEngine {
   }
 
   private async uploadPending(flow: FlowDefinition): Promise<number> {
-    const pending = (await this.table(flow).toArray())
-      .filter((record) => !record.sincronizadoEm)
-      .sort((a, b) => a.dataHora - b.dataHora);
+    const { records, transport } = this.options;
+    const pending = (await records.pending(flow)).sort((a, b) => a.dataHora - b.dataHora);
     for (const record of pending) {
       const fotos = record.fotos.flatMap((blob, slot) => (blob ? [{ slot, blob }] : []));
-      const answer = await this.call(() => this.options.transport.upload(flow, uploadFields(record), fotos));
+      const answer = await this.call(() => transport.upload(flow, uploadFields(record), fotos)).catch(
+        (error: unknown) => {
+          if (error instanceof TransportError && error.status !== 401) {
+            throw new TransportError(error.status, `${flow.uploadErrorPrefix}: ${error.message}`);
+          }
+          throw error;
+        },
+      );
       if (!confirmsUpload(answer, record.id)) {
         throw new Error(
-          'O servidor não confirmou o envio (resposta inesperada). Os dados continuam no aparelho.',
+          `${flow.uploadErrorPrefix}: o servidor não confirmou o envio (resposta inesperada). Os dados continuam no aparelho.`,
         );
       }
       // Only now, with the server's word for this id, may the device let go of the record.
-      if (flow.deleteAfterUpload) await this.table(flow).delete(record.id);
-      else await this.table(flow).update(record.id, { sincronizadoEm: (this.options.now ?? Date.now)() });
+      await records.confirmUploaded(flow, record);
     }
     return pending.length;
   }
@@ -187,59 +182,9 @@ export class SyncEngine {
       if (!projeto.fluxos.includes(flow.key)) continue;
       for (const zona of projeto.zonas) {
         const remote = await this.call(() => this.options.transport.getByZona(flow, zona._id));
-        count += await this.merge(flow, remote);
+        count += await this.options.records.merge(flow, remote);
       }
     }
     return count;
   }
-
-  /** Server records join the store; a record still pending on the device is never overwritten. */
-  async merge(flow: FlowDefinition, remote: RemoteColeta[]): Promise<number> {
-    const table = this.table(flow);
-    return this.options.db.transaction('rw', table, async () => {
-      const local = await table.bulkGet(remote.map((record) => record._id));
-      const incoming = remote
-        .filter((_, index) => {
-          const mine = local[index];
-          return !mine || Boolean(mine.sincronizadoEm);
-        })
-        .map(fromRemote);
-      await table.bulkPut(incoming);
-      return incoming.length;
-    });
-  }
-}
-
-const REMOTE_KEYS = new Set([
-  '_id',
-  'projeto',
-  'nomeProjeto',
-  'zona',
-  'coordenadas',
-  'localizacao',
-  'dataHora',
-  'sincronizadoEm',
-  'fotos',
-  'tecnico',
-  'coletado',
-  'adicionadoApp',
-  'carregadoBackoffice',
-  'precisao',
-]);
-
-function fromRemote(remote: RemoteColeta): LocalColeta {
-  const dados = Object.fromEntries(Object.entries(remote).filter(([key]) => !REMOTE_KEYS.has(key)));
-  return {
-    id: remote._id,
-    projeto: remote.projeto,
-    dataHora: remote.dataHora ?? 0,
-    coordenadas: remote.coordenadas ?? { lat: 0, lng: 0 },
-    ...(typeof remote.precisao === 'number' ? { precisao: remote.precisao } : {}),
-    fotos: [],
-    fotosUrls: remote.fotos,
-    imagensCompactadas: true,
-    sincronizadoEm: remote.sincronizadoEm ?? Date.now(),
-    ...(remote.tecnico ? { tecnico: remote.tecnico } : {}),
-    dados,
-  };
 }

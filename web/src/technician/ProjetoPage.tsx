@@ -1,21 +1,9 @@
-// /projeto/:projetoId (SPEC.md section 2): one button per enabled flow; only Unidade and Poste collect for now.
+// /projeto/:projetoId (SPEC.md section 2): one button per flow the project enables, in the registry's order.
 import { Link as RouterLink, useParams } from 'react-router';
 import { Alert, Button, LinearProgress, Stack, Typography } from '@mui/material';
-import type { Fluxo } from '@novus/domain/flows/keys';
+import { FLOWS } from '@novus/domain/flows/registry';
+import { FLOW_UI } from '../collect/flows';
 import { useProjeto } from '../collect/shared/hooks';
-
-/** Menu order, labels and routes of SPEC.md section 2; `ready` flows have their wizard. */
-export const FLOW_MENU: { fluxo: Fluxo; label: string; path: string; ready: boolean }[] = [
-  { fluxo: 'hc', label: 'Unidade', path: 'addUnidades', ready: true },
-  { fluxo: 'poste', label: 'Poste', path: 'addPostes', ready: true },
-  { fluxo: 'ip', label: 'Uso Mútuo / IP', path: 'addUsoIP', ready: false },
-  { fluxo: 'arvore', label: 'Vegetação', path: 'addArvore', ready: false },
-  { fluxo: 'lpt', label: 'LPT', path: 'addLPT', ready: false },
-  { fluxo: 'grupoA', label: 'Grupo A', path: 'addGrupoA', ready: false },
-  { fluxo: 'bdgd', label: 'BDGD', path: 'addBDGD', ready: false },
-  { fluxo: 'fiscalizacao', label: 'Fiscalização', path: 'addFiscalizacao', ready: false },
-  { fluxo: 'lpt2', label: 'LPT Agiltec', path: 'addLPTv2', ready: false },
-];
 
 export function ProjetoPage() {
   const { projetoId } = useParams();
@@ -33,13 +21,13 @@ export function ProjetoPage() {
       )}
       {projeto && (
         <Stack spacing={1.5} component="nav" aria-label="Fluxos do projeto">
-          {FLOW_MENU.filter(({ fluxo }) => projeto.fluxos.includes(fluxo)).map(
-            ({ fluxo, label, path, ready }) =>
-              ready ? (
+          {FLOWS.filter(({ key }) => projeto.fluxos.includes(key)).map(
+            ({ key: fluxo, labels: { menu: label }, menuRoute }) =>
+              FLOW_UI[fluxo] ? (
                 <Button
                   key={fluxo}
                   component={RouterLink}
-                  to={`/projeto/${encodeURIComponent(projeto.id)}/${path}`}
+                  to={`/projeto/${encodeURIComponent(projeto.id)}/${menuRoute}`}
                   variant="contained"
                   size="large"
                 >

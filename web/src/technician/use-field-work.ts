@@ -18,8 +18,6 @@ export interface Pending {
   count: number;
 }
 
-const PENDING_LABEL: Record<string, string> = { hc: 'Unidades', poste: 'Postes' };
-
 export function useFieldWork() {
   const { records, transport, localStore, session, work } = useServices();
   const navigate = useNavigate();
@@ -38,7 +36,7 @@ export function useFieldWork() {
       for (const flow of FLOWS) {
         if (!fluxos.has(flow.key)) continue;
         const count = (await records.pending(flow)).length;
-        list.push({ fluxo: flow.key, label: PENDING_LABEL[flow.key] ?? flow.label, count });
+        list.push({ fluxo: flow.key, label: flow.labels.banner, count });
       }
       if (active) setPending(list);
     })().catch(() => undefined);
@@ -78,6 +76,7 @@ export function useFieldWork() {
     try {
       const engine = new SyncEngine({
         db: localStore.db,
+        records,
         transport,
         flows: FLOWS,
         tecnico: session.get()?.nome ?? '',

@@ -39,7 +39,7 @@ export function FotosPage({ flow }: { flow: FlowDefinition }) {
   return (
     <Stack spacing={2}>
       <Typography component="h1" variant="h5">
-        Fotos — {flow.label}
+        Fotos — {flow.labels.record}
       </Typography>
       {!state.loaded && <LinearProgress aria-label="Carregando" />}
       {state.loaded && sources.length === 0 && <Alert severity="warning">{flow.noPhotosText}</Alert>}

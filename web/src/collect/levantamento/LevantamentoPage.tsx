@@ -1,11 +1,11 @@
-// /levantamento (SPEC.md section 2): pending units and poles, newest first, each opening its record.
+// /levantamento (SPEC.md section 2): the pending records of every flow, newest first, each opening its record.
 import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Button, Card, CardActionArea, CardContent, LinearProgress, Stack, Typography } from '@mui/material';
-import { posteFlow } from '@novus/domain/flows/poste';
-import { unidadeFlow } from '@novus/domain/flows/unidade';
+import { FLOWS } from '@novus/domain/flows/registry';
 import { useServices } from '../../app/services';
 import type { LocalColeta } from '../../offline/records';
+import { FLOW_UI } from '../flows';
 
 export const EMPTY_TEXT = 'Não há dados a serem exibidos';
 
@@ -15,31 +15,25 @@ interface Item {
   title: string;
 }
 
-function titleOf(kind: 'unidade' | 'poste', record: LocalColeta): string {
-  const dados = record.dados;
-  if (kind === 'unidade') {
-    const numero = typeof dados.numero === 'string' ? `, nº ${dados.numero}` : '';
-    return `Unidade ${String(dados.tipoUnidade ?? '')}${numero}`;
-  }
-  return `Poste ${String(dados.tipo ?? '')}`;
-}
-
 export function LevantamentoPage() {
   const { records } = useServices();
   const [items, setItems] = useState<Item[] | null>(null);
 
   useEffect(() => {
     let active = true;
-    Promise.all([records.pending(unidadeFlow), records.pending(posteFlow)]).then(
-      ([unidades, postes]) => {
-        const all: Item[] = [
-          ...unidades.map((record) => ({
-            record,
-            to: `/unidade/${record.id}`,
-            title: titleOf('unidade', record),
-          })),
-          ...postes.map((record) => ({ record, to: `/poste/${record.id}`, title: titleOf('poste', record) })),
-        ].sort((a, b) => b.record.dataHora - a.record.dataHora);
+    Promise.all(
+      FLOWS.map(async (flow) => {
+        const ui = FLOW_UI[flow.key];
+        if (!ui) return [];
+        return (await records.pending(flow)).map((record) => ({
+          record,
+          to: `/${flow.recordPath}/${record.id}`,
+          title: ui.title(record),
+        }));
+      }),
+    ).then(
+      (lists) => {
+        const all = lists.flat().sort((a, b) => b.record.dataHora - a.record.dataHora);
         if (active) setItems(all);
       },
       () => active && setItems([]),

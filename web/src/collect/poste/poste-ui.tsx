@@ -1,25 +1,25 @@
-// The pole form's fields, shared by the wizard and /poste/:id (read-only there).
+// The pole's fields (SPEC.md sections 3, 5), on the wizard and /poste/:id (read-only there).
 import { Stack } from '@mui/material';
-import type { Control } from 'react-hook-form';
+import type { FormValuesOf } from '@novus/domain/flows/flow';
+import { posteFlow } from '@novus/domain/flows/poste';
 import {
   ALTURAS_POSTE,
   CARGAS_POSTE,
   EQUIPAMENTOS_REDE,
   TIPOS_POSTE,
   TIPOS_REDE_ELETRICA,
+  EQUIPAMENTO_PADRAO,
+  TIPO_POSTE_PADRAO,
 } from '@novus/domain/lists/poste';
+import { defineFlowUi, type FieldsProps } from '../flow-ui';
 import { CheckboxInput, SelectInput, TextInput } from '../shared/fields';
-import type { PosteFormValues } from './poste-values';
 
-export function PosteFields({
-  control,
-  disabled,
-  observacaoRequired,
-}: {
-  control: Control<PosteFormValues>;
-  disabled?: boolean;
-  observacaoRequired?: boolean;
-}) {
+type PosteValues = FormValuesOf<typeof posteFlow.dados>;
+
+function PosteFields({ form, disabled }: FieldsProps<PosteValues>) {
+  const { control, watch } = form;
+  const [altura, carga] = watch(['altura', 'carga']);
+  const observacaoRequired = altura === 'OUTROS' || carga === 'OUTROS';
   return (
     <Stack spacing={2}>
       <SelectInput
@@ -74,3 +74,21 @@ export function PosteFields({
     </Stack>
   );
 }
+
+export const posteUi = defineFlowUi(posteFlow, {
+  Fields: PosteFields,
+  initialValues: () => ({
+    tipo: TIPO_POSTE_PADRAO,
+    altura: '',
+    carga: '',
+    tipoRedeEletrica: '',
+    aterramento: false,
+    equipamentoRedeEnergia: EQUIPAMENTO_PADRAO,
+    observacao: '',
+  }),
+  title: (record) => `Poste ${String(record.dados.tipo ?? '')}`,
+  marker: (record) => ({ color: record.sincronizadoEm ? '#6a1b9a' : '#c62828', kind: 'mapa-poste' }),
+  formTitle: 'Dados do poste',
+  savedText: 'Poste gravado no aparelho.',
+  editableRecord: false,
+});

@@ -1,4 +1,5 @@
-// Camera inputs, one per photo slot ('Foto 1', 'Foto 2', ...), each with its thumbnail. Photos stay Blobs.
+// Camera inputs, one per photo slot ('Foto 1', 'Foto 2', ...), each with its thumbnail; or, for a flow that
+// takes its photos as one list (BDGD), the photos taken and one 'Adicionar foto'. Photos stay Blobs.
 import { useEffect, useMemo } from 'react';
 import { Box, Button, IconButton, Stack, Typography } from '@mui/material';
 import PhotoCameraIcon from '@mui/icons-material/PhotoCamera';
@@ -9,22 +10,26 @@ interface Props {
   slots: number;
   onChange?: (fotos: (Blob | null)[]) => void;
   disabled?: boolean;
+  /** One list of photos instead of numbered slots. */
+  list?: boolean;
 }
 
-export function PhotoSlots({ fotos, slots, onChange, disabled }: Props) {
+export function PhotoSlots({ fotos, slots, onChange, disabled, list }: Props) {
   const urls = useObjectUrls(fotos);
   const set = (slot: number, blob: Blob | null) => {
     const next = Array.from({ length: slots }, (_, index) => fotos[index] ?? null);
     next[slot] = blob;
-    onChange?.(next);
+    onChange?.(list ? compact(next, slots) : next);
   };
+  const taken = fotos.filter((foto) => foto !== null).length;
   return (
     <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(150px, 1fr))', gap: 1.5 }}>
       {Array.from({ length: slots }, (_, slot) => {
         const url = urls[slot];
-        // read-only: only the photos taken, not a wall of empty slots
+        // read-only, or a list: only the photos taken (and the list's next one), not a wall of empty slots
         if (disabled && !url) return null;
-        const label = `Foto ${slot + 1}`;
+        if (list && !url && slot !== taken) return null;
+        const label = list && !url ? 'Adicionar foto' : `Foto ${slot + 1}`;
         return (
           <Stack key={slot} spacing={0.5}>
             <Box
@@ -112,4 +117,10 @@ export function useObjectUrls(blobs: readonly (Blob | null)[]): (string | null)[
     [urls],
   );
   return urls;
+}
+
+/** The list's photos first, in order, then the empty places. */
+function compact(fotos: (Blob | null)[], slots: number): (Blob | null)[] {
+  const taken = fotos.filter((foto): foto is Blob => foto !== null);
+  return Array.from({ length: slots }, (_, index) => taken[index] ?? null);
 }

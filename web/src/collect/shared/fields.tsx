@@ -97,7 +97,16 @@ export function SelectInput<T extends FieldValues>({
   );
 }
 
-export function CheckboxInput<T extends FieldValues>({ control, name, label, disabled }: BaseProps<T>) {
+export function CheckboxInput<T extends FieldValues>({
+  control,
+  name,
+  label,
+  disabled,
+  onChange,
+}: BaseProps<T> & {
+  /** Runs after the box changes, for fields that change others (unticking IP clears its anomaly). */
+  onChange?: (checked: boolean) => void;
+}) {
   return (
     <Controller
       control={control}
@@ -108,7 +117,10 @@ export function CheckboxInput<T extends FieldValues>({ control, name, label, dis
           control={
             <Checkbox
               checked={Boolean(field.value)}
-              onChange={(event) => field.onChange(event.target.checked)}
+              onChange={(event) => {
+                field.onChange(event.target.checked);
+                onChange?.(event.target.checked);
+              }}
               onBlur={field.onBlur}
               disabled={disabled}
             />

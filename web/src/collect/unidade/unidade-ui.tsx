@@ -1,6 +1,8 @@
-// The unit form's fields (SPEC.md sections 3–5), shared by the wizard and /unidade/:id.
-import { Alert, Stack } from '@mui/material';
-import type { UseFormReturn } from 'react-hook-form';
+// The unit's part of the shared wizard and record screen (SPEC.md sections 2–5): the type step, the poles on
+// the map to choose the drop from, and the form's fields.
+import { Alert, Button, Stack } from '@mui/material';
+import { posteFlow } from '@novus/domain/flows/poste';
+import { unidadeFlow } from '@novus/domain/flows/unidade';
 import {
   TIPO_UNIDADE_LABELS,
   TIPOS_EDIFICACAO,
@@ -8,10 +10,17 @@ import {
   TIPOS_UNIDADE,
   type TipoEdificacao,
 } from '@novus/domain/lists/unidade';
+import { defineFlowUi, type FieldsProps, type MapLayer } from '../flow-ui';
 import { SelectInput, TextInput } from '../shared/fields';
-import { type UnidadeFormValues, withTipoEdificacao, withTipoUnidade } from './unidade-values';
+import { useFlowRecords } from '../shared/hooks';
+import {
+  initialUnidadeValues,
+  type UnidadeFormValues,
+  withTipoEdificacao,
+  withTipoUnidade,
+} from './unidade-values';
 
-export function UnidadeFields({ form }: { form: UseFormReturn<UnidadeFormValues> }) {
+function UnidadeFields({ form }: FieldsProps<UnidadeFormValues>) {
   const { control, watch, getValues, reset, formState } = form;
   const tipoUnidade = watch('tipoUnidade');
   const tipoEdificacao = watch('tipoEdificacao');
@@ -68,3 +77,63 @@ export function UnidadeFields({ form }: { form: UseFormReturn<UnidadeFormValues>
     </Stack>
   );
 }
+
+function TipoUnidadeStep({ choose }: { choose: (values: UnidadeFormValues) => void }) {
+  return (
+    <Stack spacing={1.5} role="group" aria-label="Tipo de unidade">
+      {TIPOS_UNIDADE.map((tipo) => (
+        <Button key={tipo} variant="contained" size="large" onClick={() => choose(initialUnidadeValues(tipo))}>
+          {TIPO_UNIDADE_LABELS[tipo]}
+        </Button>
+      ))}
+    </Stack>
+  );
+}
+
+/** The project's poles: a unit (but FUNDOS) names the pole that feeds it, chosen on the map (SPEC.md 5). */
+function usePolesLayer({
+  projetoId,
+  form,
+}: {
+  projetoId: string;
+  form: FieldsProps<UnidadeFormValues>['form'];
+}): MapLayer {
+  const postes = useFlowRecords(posteFlow, projetoId).records;
+  const [tipoUnidade, drop] = form.watch(['tipoUnidade', 'drop']);
+  const needsDrop = postes.length > 0 && tipoUnidade !== 'FUNDOS';
+  return {
+    points: postes.map((poste) => ({
+      id: poste.id,
+      lat: poste.coordenadas.lat,
+      lng: poste.coordenadas.lng,
+      color: '#c62828',
+      kind: 'mapa-poste',
+      label: 'Poste',
+      selected: poste.id === drop,
+    })),
+    onPointClick: (id) => form.setValue('drop', id === drop ? '' : id),
+    ready: !needsDrop || drop !== '',
+    hint: needsDrop ? (
+      <Alert severity={drop ? 'success' : 'info'}>
+        {drop ? 'Poste escolhido.' : 'Toque no poste (vermelho) que alimenta esta unidade.'}
+      </Alert>
+    ) : undefined,
+  };
+}
+
+export const unidadeUi = defineFlowUi(unidadeFlow, {
+  Fields: UnidadeFields,
+  initialValues: () => initialUnidadeValues(),
+  title: (record) => {
+    const numero = typeof record.dados.numero === 'string' ? `, nº ${record.dados.numero}` : '';
+    return `Unidade ${String(record.dados.tipoUnidade ?? '')}${numero}`;
+  },
+  marker: () => ({ color: '#1565c0', kind: 'mapa-unidade' }),
+  formTitle: 'Dados da unidade',
+  savedText: 'Unidade gravada no aparelho.',
+  FirstStep: TipoUnidadeStep,
+  firstStepTitle: 'Tipo de unidade',
+  useMapLayer: usePolesLayer,
+  editableRecord: true,
+});
+

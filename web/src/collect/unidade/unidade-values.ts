@@ -1,4 +1,6 @@
 // The unit form's values and the rules that tie its fields together (SPEC.md section 4).
+import type { FormValuesOf } from '@novus/domain/flows/flow';
+import type { unidadeFlow } from '@novus/domain/flows/unidade';
 import {
   TIPO_IMOVEL_PRESET,
   TIPOS_IMOVEL,
@@ -6,23 +8,7 @@ import {
   type TipoUnidade,
 } from '@novus/domain/lists/unidade';
 
-export interface UnidadeFormValues {
-  tipoUnidade: string;
-  tipoEdificacao: string;
-  tipoImovel: string;
-  numero: string;
-  complementoNumero: string;
-  complemento1: string;
-  complemento2: string;
-  complemento3: string;
-  quantidade: string;
-  nomeEdificio: string;
-  nomeBloco: string;
-  totalAndares: string;
-  aptosPorAndar: string;
-  observacao: string;
-  drop: string;
-}
+export type UnidadeFormValues = FormValuesOf<typeof unidadeFlow.dados>;
 
 const BUILDING_FIELDS = ['nomeEdificio', 'nomeBloco', 'totalAndares', 'aptosPorAndar'] as const;
 const SDU_FIELDS = ['complemento1', 'complemento2', 'complemento3', 'quantidade'] as const;
@@ -67,15 +53,4 @@ export function withTipoEdificacao(values: UnidadeFormValues, tipoEdificacao: st
   const preset = TIPO_IMOVEL_PRESET[tipoEdificacao as TipoEdificacao];
   const tipoImovel = preset ?? (allowed.includes(values.tipoImovel) ? values.tipoImovel : '');
   return { ...values, tipoEdificacao, tipoImovel };
-}
-
-/** The unit form's values from a stored record's fields. */
-export function unidadeValuesOf(dados: Record<string, unknown>): UnidadeFormValues {
-  const base = initialUnidadeValues();
-  const values = { ...base };
-  for (const key of Object.keys(base) as (keyof UnidadeFormValues)[]) {
-    const value = dados[key];
-    values[key] = value === undefined || value === null ? '' : String(value);
-  }
-  return values;
 }

@@ -1,0 +1,65 @@
+// BDGD on the shared wizard (SPEC.md sections 3, 4, 9): the asset type with its colour (hollow until
+// collected), the sequencial the server decides, and a preloaded asset moved to where it really is.
+import { Stack, Typography } from '@mui/material';
+import type { FormValuesOf } from '@novus/domain/flows/flow';
+import { BDGD_ATIVOS, bdgdFlow } from '@novus/domain/flows/bdgd';
+import { defineFlowUi, type FieldsProps } from '../flow-ui';
+import { SelectInput, TextInput } from '../shared/fields';
+
+type BdgdValues = FormValuesOf<typeof bdgdFlow.dados>;
+
+/** One colour per asset type (the supervisor map and the project form use their own layer colours). */
+export const BDGD_CORES: Record<(typeof BDGD_ATIVOS)[number], string> = {
+  Poste: '#1565c0',
+  Medidor: '#2e7d32',
+  Chave: '#ef6c00',
+  Transformador: '#c62828',
+  Religador: '#6a1b9a',
+  BancoCapacitor: '#00838f',
+  regulador: '#5d4037',
+};
+
+function BdgdFields({ form, record, disabled }: FieldsProps<BdgdValues>) {
+  const { control, watch } = form;
+  const moved = watch('coordenadasAtualizadas');
+  const sequencial = record?.dados.sequencial;
+  return (
+    <Stack spacing={2}>
+      <Typography data-testid="bdgd-sequencial">
+        Sequencial:{' '}
+        {typeof sequencial === 'number' || typeof sequencial === 'string'
+          ? String(sequencial)
+          : 'definido pelo servidor na sincronização'}
+      </Typography>
+      <SelectInput
+        control={control}
+        name="ativo"
+        label="Tipo de ativo"
+        required
+        disabled={disabled}
+        options={BDGD_ATIVOS}
+      />
+      <TextInput control={control} name="idConcessionaria" label="ID da concessionária" disabled={disabled} />
+      {moved && <Typography variant="body2">Coordenadas atualizadas neste levantamento.</Typography>}
+      <TextInput control={control} name="observacao" label="Observação" multiline disabled={disabled} />
+    </Stack>
+  );
+}
+
+export const bdgdUi = defineFlowUi(bdgdFlow, {
+  Fields: BdgdFields,
+  initialValues: () => ({ ativo: '', idConcessionaria: '', coordenadasAtualizadas: false, observacao: '' }),
+  title: (record) => {
+    const sequencial = record.dados.sequencial ? ` nº ${String(record.dados.sequencial)}` : '';
+    return `BDGD ${String(record.dados.ativo ?? '')}${sequencial}`;
+  },
+  marker: (record) => ({
+    color: BDGD_CORES[record.dados.ativo as keyof typeof BDGD_CORES] ?? '#455a64', // unknown types get grey
+    hollow: !record.coletado,
+    kind: `mapa-bdgd ${record.coletado ? 'mapa-coletado' : 'mapa-nao-coletado'}`,
+  }),
+  formTitle: 'Dados do ativo',
+  savedText: 'BDGD gravado no aparelho.',
+  movedField: 'coordenadasAtualizadas',
+  editableRecord: true,
+});

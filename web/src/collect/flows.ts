@@ -1,0 +1,22 @@
+// The web side of the flow registry: each flow's UI parts, keyed by flow so the compiler refuses one missing.
+// null: the flow is declared but its screens are not built yet (its menu button says 'Em breve').
+import type { Fluxo } from '@novus/domain/flows/keys';
+import type { FlowUi } from './flow-ui';
+import { bdgdUi } from './bdgd/bdgd-ui';
+import { fiscalizacaoUi } from './fiscalizacao/fiscalizacao-ui';
+import { ipUi } from './ip/ip-ui';
+import { lptUi } from './lpt/lpt-ui';
+import { posteUi } from './poste/poste-ui';
+import { unidadeUi } from './unidade/unidade-ui';
+
+export const FLOW_UI: Record<Fluxo, FlowUi | null> = {
+  hc: unidadeUi,
+  poste: posteUi,
+  ip: ipUi,
+  arvore: null,
+  lpt: lptUi,
+  grupoA: null,
+  bdgd: bdgdUi,
+  fiscalizacao: fiscalizacaoUi,
+  lpt2: null,
+};

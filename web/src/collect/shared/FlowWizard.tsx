@@ -1,0 +1,295 @@
+// /projeto/:projetoId/{menuRoute} for every flow (SPEC.md sections 2, 4, 5): [a flow's first step →] map →
+// form. The map shows the flow's records (or the flow's own layer); tapping one opens it, tapping the map
+// chooses a point. Gravar saves on the device and starts again; a flow brings only its fields and rules.
+import { useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { Alert, Button, Stack, Typography } from '@mui/material';
+import { type FieldValues, useForm, type UseFormReturn } from 'react-hook-form';
+import type { FlowDefinition } from '@novus/domain/flows/flow';
+import { isInZonas } from '@novus/domain/geo/zonas';
+import { useServices, useSession } from '../../app/services';
+import { useGeolocation } from '../../map/field/geolocation';
+import { isDeletable, type LocalColeta } from '../../offline/records';
+import type { FlowUi, MapLayer } from '../flow-ui';
+import { valuesOf } from '../flow-ui';
+import { ActionBar } from './ActionBar';
+import { domainResolver } from './domain-resolver';
+import { useFlowRecords, useProjeto, useWorkInProgress } from './hooks';
+import { type ChosenPoint, MapStep, PICK_POINT } from './MapStep';
+import { PhotoSlots } from './PhotoSlots';
+import { ProjetoNotFound } from './ProjetoNotFound';
+import { SavedNotice } from './SavedNotice';
+import { saveRecord, slotsOf } from './save-record';
+
+export const OUTSIDE_ZONES =
+  'O ponto escolhido está fora das suas zonas. O registro será gravado mesmo assim, na zona que o contém.';
+
+interface Props {
+  flow: FlowDefinition;
+  ui: FlowUi;
+}
+
+/** The flow's own records on the map; tapping one opens it (useMapLayer of a flow may replace this). */
+function useOwnRecordsLayer(
+  flow: FlowDefinition,
+  ui: FlowUi,
+  projetoId: string,
+  open: (record: LocalColeta) => void,
+): MapLayer & { reload: () => void } {
+  const { records, reload } = useFlowRecords(flow, projetoId);
+  return {
+    points: records.map((record) => ({
+      id: record.id,
+      lat: record.coordenadas.lat,
+      lng: record.coordenadas.lng,
+      label: flow.labels.record,
+      ...ui.marker(record),
+    })),
+    onPointClick: (id) => {
+      const record = records.find((candidate) => candidate.id === id);
+      if (record) open(record);
+    },
+    ready: true,
+    reload,
+  };
+}
+
+export function FlowWizard({ flow, ui }: Props) {
+  const { projetoId = '' } = useParams();
+  const navigate = useNavigate();
+  const { records } = useServices();
+  const session = useSession();
+  const { projeto, loaded } = useProjeto(projetoId);
+  const geo = useGeolocation();
+  useWorkInProgress('wizard');
+
+  const firstStep = ui.FirstStep ? 1 : 0;
+  const mapStep = firstStep;
+  const formStep = firstStep + 1;
+  const [step, setStep] = useState(0);
+  const [base, setBase] = useState<FieldValues>(ui.initialValues);
+  const [point, setPoint] = useState<ChosenPoint | null>(null);
+  const [editing, setEditing] = useState<LocalColeta | null>(null);
+  const [fotos, setFotos] = useState<(Blob | null)[]>(() => slotsOf(flow, null));
+  const [alert, setAlert] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const form = useForm<FieldValues>({ defaultValues: ui.initialValues(), resolver: domainResolver(flow.dados) });
+
+  const open = (record: LocalColeta) => {
+    // A record of the device's own kind already on the server is only shown on its screen.
+    if (flow.lifecycle === 'coleta' && record.sincronizadoEm) {
+      navigate(`/${flow.recordPath}/${encodeURIComponent(record.id)}`);
+      return;
+    }
+    setEditing(record);
+    setPoint({ ...record.coordenadas, ...(record.precisao !== undefined ? { precisao: record.precisao } : {}) });
+    form.reset(valuesOf(ui.initialValues(), record.dados));
+    setFotos(slotsOf(flow, record));
+    setAlert(null);
+    setStep(formStep);
+  };
+  const own = useOwnRecordsLayer(flow, ui, projetoId, open);
+  const flowLayer = ui.useMapLayer?.({ projetoId, form: form as UseFormReturn<FieldValues> });
+  const layer = flowLayer ?? own;
+
+  if (!projeto) return <ProjetoNotFound loaded={loaded} />;
+
+  const startOver = (values: FieldValues, nextStep: number) => {
+    form.reset(values);
+    setBase(values);
+    setEditing(null);
+    setPoint(null);
+    setFotos(slotsOf(flow, null));
+    setAlert(null);
+    setStep(nextStep);
+  };
+  const clearForm = () => {
+    form.reset(editing ? valuesOf(ui.initialValues(), editing.dados) : base);
+    setFotos(slotsOf(flow, editing));
+    setAlert(null);
+  };
+  const toMap = () => startOver(base, mapStep);
+  const back = () => {
+    if (step === 0) {
+      startOver(ui.initialValues(), 0);
+      navigate(`/projeto/${encodeURIComponent(projeto.id)}`);
+    } else if (step === formStep) toMap();
+    else setStep(step - 1);
+  };
+
+  const recordPoint = async () => {
+    if (point === null) {
+      setAlert(PICK_POINT);
+      return;
+    }
+    setAlert(null);
+    if (flow.lifecycle !== 'coleta') {
+      // A point drawn on the map exists from now on: not collected, added in the app (SPEC.md section 4).
+      const drawn = await records.addPoint(flow, projeto.id, point);
+      own.reload();
+      setEditing(drawn);
+    }
+    setStep(formStep);
+  };
+
+  const save = form.handleSubmit(
+    async (values) => {
+      if (point === null) {
+        setAlert(PICK_POINT);
+        return;
+      }
+      if (ui.confirmSave && !window.confirm(ui.confirmSave)) return;
+      try {
+        await saveRecord({
+          records,
+          flow,
+          projeto,
+          editing,
+          point,
+          fotos,
+          tecnico: session?.nome,
+          values,
+        });
+        own.reload();
+        if (firstStep) startOver(ui.initialValues(), 0);
+        else toMap();
+        setSaved(true);
+      } catch (error) {
+        setAlert(error instanceof Error ? error.message : String(error));
+      }
+    },
+    (errors) => ui.onInvalid?.(errors as Record<string, { message?: string } | undefined>),
+  );
+
+  const remove = async () => {
+    if (!editing || !window.confirm(flow.deleteConfirm)) return;
+    try {
+      await records.deleteRecord(flow, editing.id);
+      own.reload();
+      toMap();
+    } catch (error) {
+      setAlert(error instanceof Error ? error.message : String(error));
+    }
+  };
+
+  const moveHere = () => {
+    if (!geo.position || !ui.movedField) return;
+    setPoint({ lat: geo.position.lat, lng: geo.position.lng, precisao: geo.position.accuracy });
+    form.setValue(ui.movedField, true);
+  };
+
+  const outside = point !== null && projeto.zonas.some((zona) => zona.poligono?.length)
+    ? !isInZonas(point, projeto.zonas)
+    : false;
+  const canClear = flow.lifecycle === 'coleta';
+  const stepTitle =
+    step === 0 && ui.FirstStep
+      ? (ui.firstStepTitle ?? flow.labels.record)
+      : step === mapStep
+        ? 'Coordenadas'
+        : editing && editing.coletado !== false && flow.lifecycle === 'coleta'
+          ? `Alterar ${flow.labels.record.toLowerCase()}`
+          : ui.formTitle;
+  const { Fields, FirstStep } = ui;
+
+  return (
+    <Stack spacing={2}>
+      <Typography component="h1" variant="h5">
+        {flow.labels.record} — {projeto.nome}
+      </Typography>
+      <Typography variant="subtitle1" component="p" sx={{ fontWeight: 600 }}>
+        Passo {step + 1} de {formStep + 1}: {stepTitle}
+      </Typography>
+
+      {step === 0 && FirstStep && <FirstStep choose={(values) => startOver(values, mapStep)} />}
+
+      {step === mapStep && (
+        <MapStep
+          projeto={projeto}
+          geo={geo}
+          points={layer.points}
+          picked={point}
+          onPick={setPoint}
+          onPointClick={layer.onPointClick}
+        >
+          {point === null && <Alert severity="info">{PICK_POINT}</Alert>}
+          {outside && <Alert severity="warning">{OUTSIDE_ZONES}</Alert>}
+          {alert && <Alert severity="warning">{alert}</Alert>}
+          {layer.hint ?? (
+            <Typography variant="body2">
+              Toque num ponto do mapa para abri-lo, ou num lugar vazio para um novo.
+            </Typography>
+          )}
+        </MapStep>
+      )}
+
+      {step === formStep && (
+        <Stack
+          component="form"
+          spacing={2}
+          noValidate
+          onSubmit={(event) => void save(event)}
+          id={`${flow.key}-form`}
+        >
+          {form.formState.errors.root?.message && (
+            <Alert severity="error">{form.formState.errors.root.message}</Alert>
+          )}
+          <Fields form={form} record={editing} />
+          {ui.movedField && editing?.carregadoBackoffice && (
+            <Button variant="outlined" disabled={!geo.position} onClick={moveHere}>
+              Atualizar coordenadas para minha localização
+            </Button>
+          )}
+          <Typography component="h2" variant="h6">
+            Fotos
+          </Typography>
+          <PhotoSlots fotos={fotos} slots={flow.photoSlots} list={flow.photoList} onChange={setFotos} />
+          {alert && <Alert severity="error">{alert}</Alert>}
+        </Stack>
+      )}
+
+      <ActionBar>
+        {step === mapStep && (
+          <Button
+            key="coordenadas"
+            variant="contained"
+            disabled={point === null || !layer.ready}
+            onClick={() => void recordPoint()}
+          >
+            Gravar Coordenadas
+          </Button>
+        )}
+        {step === formStep && (
+          <Button
+            key="gravar"
+            variant="contained"
+            type="submit"
+            form={`${flow.key}-form`}
+            disabled={form.formState.isSubmitting}
+          >
+            Gravar
+          </Button>
+        )}
+        {(canClear || step === 0) && (
+          <Button variant="outlined" onClick={step === formStep ? clearForm : () => startOver(base, step)}>
+            Limpar
+          </Button>
+        )}
+        <Button variant="outlined" onClick={back}>
+          Voltar
+        </Button>
+        {step === formStep && (
+          <Button
+            variant="outlined"
+            color="error"
+            disabled={!editing || !isDeletable(flow, editing)}
+            onClick={() => void remove()}
+          >
+            Excluir
+          </Button>
+        )}
+      </ActionBar>
+      <SavedNotice open={saved} text={ui.savedText} onClose={() => setSaved(false)} />
+    </Stack>
+  );
+}
