@@ -6,6 +6,7 @@ import zlib from 'node:zlib';
 import { type APIRequestContext, expect, type Page, request } from '@playwright/test';
 import { createCliente, createUser, unique } from './api';
 import { ADMIN, BASE_URL } from './env';
+import { PHONE } from './screens';
 
 const KML = fs.readFileSync(
   path.resolve(import.meta.dirname, '../../docs/samples/zoneamento-curitiba.kml'),
@@ -17,11 +18,28 @@ export const TECNICO_PASSWORD = 'tecnico-e2e-senha';
 /** Inside Zona Centro (lat -25.44..-25.43, lng -49.28..-49.27). */
 export const GPS = { latitude: -25.435, longitude: -49.275, accuracy: 6 } as const;
 
+/** A technician's phone at the GPS fix above, as every collection journey uses it. */
+export const TECHNICIAN_PHONE = {
+  viewport: PHONE,
+  isMobile: true,
+  hasTouch: true,
+  geolocation: { latitude: GPS.latitude, longitude: GPS.longitude, accuracy: GPS.accuracy },
+  permissions: ['geolocation'],
+};
+
 export interface CollectWorld {
   admin: APIRequestContext;
   projetoId: string;
   projetoNome: string;
+  /** Zona Centro, the technician's zone. */
+  zonaId: string;
   tecnico: { login: string; nome: string };
+}
+
+/** The project's flows and any preloaded points (pontosIP, pontosBDGD, ... as JSON), as the project form sends. */
+export interface WorldOptions {
+  fluxos?: string;
+  pontos?: Record<string, unknown[]>;
 }
 
 export async function adminApi(): Promise<APIRequestContext> {
@@ -33,7 +51,7 @@ export async function adminApi(): Promise<APIRequestContext> {
   return admin;
 }
 
-export async function setUpWorld(): Promise<CollectWorld> {
+export async function setUpWorld({ fluxos = 'hc,poste', pontos = {} }: WorldOptions = {}): Promise<CollectWorld> {
   const admin = await adminApi();
   const cliente = await createCliente(admin, unique('Cliente Campo'));
   const projetoNome = unique('Projeto Campo');
@@ -41,8 +59,9 @@ export async function setUpWorld(): Promise<CollectWorld> {
     form: {
       nome: projetoNome,
       cliente,
-      fluxos: 'hc,poste',
+      fluxos,
       kml: KML,
+      ...Object.fromEntries(Object.entries(pontos).map(([field, list]) => [field, JSON.stringify(list)])),
       fuso: '22',
       disponivelInterpres: 'false',
     },
@@ -65,7 +84,7 @@ export async function setUpWorld(): Promise<CollectWorld> {
     ...{ zonas: [centro._id] },
   });
   writeZoneTiles(centro.poligono);
-  return { admin, projetoId, projetoNome, tecnico: { login, nome: 'Paula Campos' } };
+  return { admin, projetoId, projetoNome, zonaId: centro._id, tecnico: { login, nome: 'Paula Campos' } };
 }
 
 /** The zone's zoom-19 tiles as small solid PNGs, so 'Download do Mapa' has something to fetch. */

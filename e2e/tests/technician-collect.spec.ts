@@ -3,17 +3,17 @@
 import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../support/axe';
 import { acceptDialogs, TechnicianHome, WizardPage } from '../support/collect-pages';
-import { type CollectWorld, GPS, setUpWorld, TECNICO_PASSWORD } from '../support/collect-setup';
+import {
+  type CollectWorld,
+  GPS,
+  setUpWorld,
+  TECHNICIAN_PHONE,
+  TECNICO_PASSWORD,
+} from '../support/collect-setup';
 import { LoginPage } from '../support/login-page';
-import { PHONE, screenshot } from '../support/screens';
+import { screenshot } from '../support/screens';
 
-test.use({
-  viewport: PHONE,
-  isMobile: true,
-  hasTouch: true,
-  geolocation: { latitude: GPS.latitude, longitude: GPS.longitude, accuracy: GPS.accuracy },
-  permissions: ['geolocation'],
-});
+test.use(TECHNICIAN_PHONE);
 test.describe.configure({ mode: 'serial' });
 
 let world: CollectWorld;
