@@ -51,7 +51,10 @@ export async function adminApi(): Promise<APIRequestContext> {
   return admin;
 }
 
-export async function setUpWorld({ fluxos = 'hc,poste', pontos = {} }: WorldOptions = {}): Promise<CollectWorld> {
+export async function setUpWorld({
+  fluxos = 'hc,poste',
+  pontos = {},
+}: WorldOptions = {}): Promise<CollectWorld> {
   const admin = await adminApi();
   const cliente = await createCliente(admin, unique('Cliente Campo'));
   const projetoNome = unique('Projeto Campo');

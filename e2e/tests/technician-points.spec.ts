@@ -264,7 +264,12 @@ test('collects the four point flows offline and syncs each collection once with 
 
   const lpts = await serverList(`/api/lpt/getByZona?id=${world.zonaId}`);
   expect(lpts).toHaveLength(1);
-  expect(lpts[0]).toMatchObject({ coletado: true, adicionadoApp: true, carregadoBackoffice: false, qtdCasas: '3' });
+  expect(lpts[0]).toMatchObject({
+    coletado: true,
+    adicionadoApp: true,
+    carregadoBackoffice: false,
+    qtdCasas: '3',
+  });
   expect(lpts[0]?.fotos).toHaveLength(1);
 
   const bdgds = await serverList(`/api/bdgd/projeto/${world.projetoId}`);
@@ -275,7 +280,9 @@ test('collects the four point flows offline and syncs each collection once with 
   await expectJpegs(novo?.fotos ?? []);
   expect(bdgds.find((bdgd) => bdgd.carregadoBackoffice)).toMatchObject({ coletado: false, sequencial: 7 });
 
-  const fiscalizacoes = await serverList(`/api/fiscalizacao/projeto/${encodeURIComponent(world.projetoNome)}`);
+  const fiscalizacoes = await serverList(
+    `/api/fiscalizacao/projeto/${encodeURIComponent(world.projetoNome)}`,
+  );
   expect(fiscalizacoes).toHaveLength(1);
   expect(fiscalizacoes[0]).toMatchObject({
     coletado: true,

@@ -8,6 +8,8 @@ import {
   projetoFormBody,
   projetoFormReducer,
   type ProjetoFormAction,
+  readFile,
+  rereadForFuso,
   type ProjetoFormState,
   sizeError,
   validate,
@@ -21,12 +23,16 @@ function run(...actions: ProjetoFormAction[]): ProjetoFormState {
   return actions.reduce(projetoFormReducer, EMPTY_PROJETO_FORM);
 }
 
-const pick = (slot: 'kml' | 'ip' | 'bdgd' | 'fiscalizacao' | 'lpt2', name: string, text = sample(name)) =>
-  ({ type: 'filePicked', slot, name, text }) as const;
+const pick = (
+  slot: 'kml' | 'ip' | 'bdgd' | 'fiscalizacao' | 'lpt2',
+  name: string,
+  text = sample(name),
+  fuso = '',
+) => readFile(slot, name, text, fuso);
 
 describe('the project form', () => {
-  it('reads a KML into zones for the map and keeps its raw text for the server', () => {
-    const state = run(pick('kml', 'zoneamento-curitiba.kml'));
+  it('reads a KML into zones for the map and keeps its raw text for the server', async () => {
+    const state = run(await pick('kml', 'zoneamento-curitiba.kml'));
     expect(state.files.kml?.count).toBe(3);
     expect(state.files.kml?.zonas.map((zona) => zona.label)).toEqual([
       'Zona Centro',
@@ -37,62 +43,68 @@ describe('the project form', () => {
     expect(projetoFormBody(state).get('kml')).toBe(sample('zoneamento-curitiba.kml'));
   });
 
-  it('refuses a bad KML with its message and keeps nothing', () => {
-    const good = run(pick('kml', 'zoneamento-curitiba.kml'));
-    const bad = projetoFormReducer(good, pick('kml', 'ruim.kml', '<kml><Document></Document></kml>'));
+  it('refuses a bad KML with its message and keeps nothing', async () => {
+    const good = run(await pick('kml', 'zoneamento-curitiba.kml'));
+    const bad = projetoFormReducer(good, await pick('kml', 'ruim.kml', '<kml><Document></Document></kml>'));
     expect(bad.files.kml).toBeUndefined();
     expect(bad.fileErrors.kml).toBe('ruim.kml: O arquivo KML não contém nenhum polígono.');
     expect(projetoFormBody(bad).has('kml')).toBe(false);
   });
 
-  it('accepts only .kml for zoning and .txt for IP points', () => {
+  it('accepts only .kml for zoning and .txt for IP points', async () => {
     const state = run(
       { type: 'fluxo', fluxo: 'ip', checked: true },
-      pick('kml', 'zonas.txt', sample('zoneamento-curitiba.kml')),
-      pick('ip', 'pontos.csv', sample('pontos-ip.txt')),
+      await pick('kml', 'zonas.txt', sample('zoneamento-curitiba.kml')),
+      await pick('ip', 'pontos.csv', sample('pontos-ip.txt')),
     );
     expect(state.fileErrors.kml).toBe('zonas.txt: Apenas arquivos .kml são aceitos.');
     expect(state.fileErrors.ip).toBe('pontos.csv: Apenas arquivos .txt são aceitos.');
   });
 
-  it('names the line of a bad point file', () => {
+  it('names the line of a bad point file', async () => {
     const state = run(
       { type: 'fluxo', fluxo: 'ip', checked: true },
-      pick('ip', 'p.txt', '-49.2;-25.4;A;B\n-49.2;-25.4\n'),
+      await pick('ip', 'p.txt', '-49.2;-25.4;A;B\n-49.2;-25.4\n'),
     );
     expect(state.fileErrors.ip).toMatch(/^p\.txt: Linha 2: esperadas 4 colunas/);
   });
 
-  it('needs a fuso for BDGD and reads it again when the fuso changes', () => {
-    const noFuso = run({ type: 'fluxo', fluxo: 'bdgd', checked: true }, pick('bdgd', 'bdgd-fuso22.csv'));
+  it('needs a fuso for BDGD and reads it again when the fuso changes', async () => {
+    const noFuso = run(
+      { type: 'fluxo', fluxo: 'bdgd', checked: true },
+      await pick('bdgd', 'bdgd-fuso22.csv'),
+    );
     expect(noFuso.fileErrors.bdgd).toBe(
       'bdgd-fuso22.csv: Escolha o fuso do projeto antes de enviar o arquivo BDGD.',
     );
     const fuso22 = projetoFormReducer(
       projetoFormReducer(noFuso, { type: 'field', field: 'fuso', value: '22' }),
-      pick('bdgd', 'bdgd-fuso22.csv'),
+      await pick('bdgd', 'bdgd-fuso22.csv', sample('bdgd-fuso22.csv'), '22'),
     );
     const [lat22, lng22] = fuso22.files.bdgd?.pontos[0] ?? [0, 0];
     expect(lat22).toBeCloseTo(-25.43, 1);
     expect(lng22).toBeCloseTo(-49.27, 1);
-    const fuso23 = projetoFormReducer(fuso22, { type: 'field', field: 'fuso', value: '23' });
+    const fuso23 = (await rereadForFuso(fuso22, '23')).reduce(
+      projetoFormReducer,
+      projetoFormReducer(fuso22, { type: 'field', field: 'fuso', value: '23' }),
+    );
     expect(fuso23.files.bdgd?.pontos[0]?.[1]).toBeCloseTo(lng22 + 6, 0);
   });
 
-  it('reads fiscalização in fuso 22 by default and LPT Agiltec without coordinates', () => {
+  it('reads fiscalização in fuso 22 by default and LPT Agiltec without coordinates', async () => {
     const state = run(
       { type: 'fluxo', fluxo: 'fiscalizacao', checked: true },
       { type: 'fluxo', fluxo: 'lpt2', checked: true },
-      pick('fiscalizacao', 'fiscalizacao-fuso22.csv'),
-      pick('lpt2', 'lpt-agiltec.csv'),
+      await pick('fiscalizacao', 'fiscalizacao-fuso22.csv'),
+      await pick('lpt2', 'lpt-agiltec.csv'),
     );
     expect(state.files.fiscalizacao?.pontos[0]?.[0]).toBeCloseTo(-25.43, 1);
     expect(state.files.lpt2?.count).toBeGreaterThan(0);
     expect(state.files.lpt2?.pontos).toEqual([]);
   });
 
-  it('clears the points of an unticked flow, and never sends them', () => {
-    const withIp = run({ type: 'fluxo', fluxo: 'ip', checked: true }, pick('ip', 'pontos-ip.txt'));
+  it('clears the points of an unticked flow, and never sends them', async () => {
+    const withIp = run({ type: 'fluxo', fluxo: 'ip', checked: true }, await pick('ip', 'pontos-ip.txt'));
     expect(withIp.files.ip?.count).toBe(4);
     expect(mapData(withIp).pontos.ip).toHaveLength(4);
     const unticked = projetoFormReducer(withIp, { type: 'fluxo', fluxo: 'ip', checked: false });
@@ -101,14 +113,14 @@ describe('the project form', () => {
     expect(projetoFormBody(unticked).has('arquivoIP')).toBe(false);
   });
 
-  it('builds the form-encoded body: repeated fluxos, fuso, interpres and the picked files only', () => {
+  it('builds the form-encoded body: repeated fluxos, fuso, interpres and the picked files only', async () => {
     const state = run(
       { type: 'field', field: 'nome', value: 'Curitiba' },
       { type: 'field', field: 'cliente', value: 'c1' },
       { type: 'fluxo', fluxo: 'ip', checked: true },
       { type: 'fluxo', fluxo: 'hc', checked: true },
       { type: 'interpres', value: true },
-      pick('ip', 'pontos-ip.txt'),
+      await pick('ip', 'pontos-ip.txt'),
     );
     const body = projetoFormBody(state, 'p1');
     expect(body.get('id')).toBe('p1');
@@ -123,7 +135,7 @@ describe('the project form', () => {
     expect(body.toString()).toContain('fluxos=hc&fluxos=ip');
   });
 
-  it('fills every field from a loaded project and shows what is saved until a file replaces it', () => {
+  it('fills every field from a loaded project and shows what is saved until a file replaces it', async () => {
     const projeto: ProjetoDetail = {
       _id: 'p1',
       nome: 'Curitiba',
@@ -139,7 +151,7 @@ describe('the project form', () => {
     expect(state.disponivelInterpres).toBe(true);
     expect(state.saved.counts.ip).toBe(1);
     expect(mapData(state).zonas).toHaveLength(1);
-    const replaced = projetoFormReducer(state, pick('kml', 'zoneamento-curitiba.kml'));
+    const replaced = projetoFormReducer(state, await pick('kml', 'zoneamento-curitiba.kml'));
     expect(mapData(replaced).zonas).toHaveLength(3);
     expect(mapData(projetoFormReducer(replaced, { type: 'fileCleared', slot: 'kml' })).zonas).toHaveLength(1);
     expect(projetoFormBody(state, 'p1').has('kml')).toBe(false);

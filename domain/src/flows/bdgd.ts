@@ -1,11 +1,19 @@
 // Flow bdgd — BDGD: an asset of the utility's geographic database, preloaded from the project's BDGD file or
 // drawn on the map; its sequencial is decided by the server (SPEC.md sections 3, 4, 9).
-import { BDGD_ATIVOS, parseBdgdPoints } from '../geo/point-files.ts';
+import { BDGD_ATIVOS } from '../geo/point-columns.ts';
 import { FileParseError } from '../geo/parse-error.ts';
 import { booleanField } from '../form-fields.ts';
 import { z } from '../zod.ts';
 import { type FlowDefinition, optionalText } from './flow.ts';
-import { field, pontoCoordenadas, pontoJson, pontoText, positionKey, toPreloaded } from './preload.ts';
+import {
+  field,
+  pointFiles,
+  pontoCoordenadas,
+  pontoJson,
+  pontoText,
+  positionKey,
+  toPreloaded,
+} from './preload.ts';
 
 export { BDGD_ATIVOS };
 
@@ -49,11 +57,11 @@ export const bdgdFlow = {
     fileField: 'arquivoBDGD',
     fileLabel: 'Arquivo BDGD',
     accept: '.txt,.csv',
-    parse: (text, fuso) => {
+    parse: async (text, fuso) => {
       if (fuso === undefined) {
         throw new FileParseError('escolha o fuso do projeto para converter as coordenadas UTM.');
       }
-      return parseBdgdPoints(text, fuso).map(toPreloaded);
+      return (await pointFiles()).parseBdgdPoints(text, fuso).map(toPreloaded);
     },
     json: pontoJson(pontoBdgdJson),
     key: (ponto) => `${field(ponto, 'idConcessionaria')}|${field(ponto, 'ativo')}|${positionKey(ponto)}`,

@@ -1,10 +1,17 @@
 // Flow fiscalizacao — Fiscalização: an inspection of a pole, its equipment and meter, preloaded with the
 // original values; the technician ticks 'Corrigir' on a field to send its corrected value (SPEC.md 3, 4, 9).
-import { FISCALIZACAO_COLUMNS, parseFiscalizacaoPoints } from '../geo/point-files.ts';
-import { FISCALIZACAO_DEFAULT_FUSO } from '../geo/utm.ts';
+import { FISCALIZACAO_COLUMNS } from '../geo/point-columns.ts';
 import { z } from '../zod.ts';
 import { type FlowDefinition, optionalText } from './flow.ts';
-import { field, pontoCoordenadas, pontoJson, pontoText, positionKey, toPreloaded } from './preload.ts';
+import {
+  field,
+  pointFiles,
+  pontoCoordenadas,
+  pontoJson,
+  pontoText,
+  positionKey,
+  toPreloaded,
+} from './preload.ts';
 
 /** The original values a project file carries, in the groups the form shows (pole, equipment, meter). */
 export const FISCALIZACAO_GRUPOS = [
@@ -95,7 +102,13 @@ export const fiscalizacaoFlow = {
     fileField: 'arquivoFiscalizacao',
     fileLabel: 'Arquivo de fiscalização',
     accept: '.txt,.csv',
-    parse: (text, fuso) => parseFiscalizacaoPoints(text, fuso ?? FISCALIZACAO_DEFAULT_FUSO).map(toPreloaded),
+    // without the project's fuso, the parser's default (zone 22, band L: SPEC.md section 9)
+    parse: async (text, fuso) => {
+      const files = await pointFiles();
+      const pontos =
+        fuso === undefined ? files.parseFiscalizacaoPoints(text) : files.parseFiscalizacaoPoints(text, fuso);
+      return pontos.map(toPreloaded);
+    },
     json: pontoJson(pontoFiscalizacaoJson),
     key: (ponto) => `${field(ponto, 'placa')}|${positionKey(ponto)}`,
   },

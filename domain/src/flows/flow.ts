@@ -30,8 +30,11 @@ export interface Preload {
   fileLabel: string;
   /** Accepted file extension on the project form. */
   accept: string;
-  /** Parses the file; throws FileParseError naming the line. */
-  parse(text: string, fuso: number | undefined): PreloadedPonto[];
+  /**
+   * Parses the file; rejects with FileParseError naming the line. The parsers (papaparse, proj4) load on first
+   * use, so the technician's app, which only reads the declarations, never carries them.
+   */
+  parse(text: string, fuso: number | undefined): Promise<PreloadedPonto[]>;
   /** One point as the JSON field carries it. */
   json: z.ZodType<PreloadedPonto>;
   /** What makes two preloaded points the same point, so re-sending a file never duplicates a collected one. */

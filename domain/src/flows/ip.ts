@@ -1,10 +1,17 @@
 // Flow ip — Uso Mútuo / IP: a pole's mutual use and public lighting, a point that may be preloaded from the
 // project's IP file (SPEC.md sections 3, 4 'Form interplay, ip', 5).
-import { parseIpPoints } from '../geo/point-files.ts';
 import { booleanField } from '../form-fields.ts';
 import { z } from '../zod.ts';
 import { type FlowDefinition, optionalText } from './flow.ts';
-import { field, pontoCoordenadas, pontoJson, pontoText, positionKey, toPreloaded } from './preload.ts';
+import {
+  field,
+  pointFiles,
+  pontoCoordenadas,
+  pontoJson,
+  pontoText,
+  positionKey,
+  toPreloaded,
+} from './preload.ts';
 
 export const ESCOLHA_UM_ITEM = 'POR FAVOR ESCOLHA UM DOS ITENS';
 export const CONFIRMA_FOTOS =
@@ -59,7 +66,12 @@ const pontoIpJson = z.object({
 
 export const ipFlow = {
   key: 'ip',
-  labels: { menu: 'Uso Mútuo / IP', form: 'Uso Mútuo / IP', banner: 'Uso Mútuo / IP', record: 'Uso Mútuo / IP' },
+  labels: {
+    menu: 'Uso Mútuo / IP',
+    form: 'Uso Mútuo / IP',
+    banner: 'Uso Mútuo / IP',
+    record: 'Uso Mútuo / IP',
+  },
   menuRoute: 'addUsoIP',
   store: 'ip',
   apiPath: 'ip',
@@ -82,7 +94,7 @@ export const ipFlow = {
     fileField: 'arquivoIP',
     fileLabel: 'Arquivo de pontos IP',
     accept: '.txt',
-    parse: (text) => parseIpPoints(text).map(toPreloaded),
+    parse: async (text) => (await pointFiles()).parseIpPoints(text).map(toPreloaded),
     json: pontoJson(pontoIpJson),
     key: (ponto) => `${field(ponto, 'idConcessionaria')}|${positionKey(ponto)}`,
   },

@@ -1,9 +1,9 @@
 // Flow lpt2 — LPT Agiltec: records of the project's LPT Agiltec file, chosen from a list and collected with
 // updated contacts (SPEC.md sections 2, 3, 4, 5).
-import { LPT_AGILTEC_COLUMNS, parseLptAgiltecPoints } from '../geo/point-files.ts';
+import { LPT_AGILTEC_COLUMNS } from '../geo/point-columns.ts';
 import { z } from '../zod.ts';
 import { type FlowDefinition, optionalText, requiredText } from './flow.ts';
-import { field, pontoJson, pontoText, toPreloaded } from './preload.ts';
+import { field, pointFiles, pontoJson, pontoText, toPreloaded } from './preload.ts';
 
 export const POSSUI_CASA = ['Sim', 'Não', 'Em construção'] as const;
 
@@ -48,7 +48,7 @@ export const lptAgiltecFlow = {
     fileField: 'arquivoLPTv2',
     fileLabel: 'Arquivo LPT Agiltec',
     accept: '.txt,.csv',
-    parse: (text) => parseLptAgiltecPoints(text).map(toPreloaded),
+    parse: async (text) => (await pointFiles()).parseLptAgiltecPoints(text).map(toPreloaded),
     json: pontoJson(pontoLptAgiltecJson),
     key: (ponto) => field(ponto, 'os'),
   },

@@ -41,3 +41,6 @@ export function positionKey(ponto: PreloadedPonto): string {
 }
 
 export const field = (ponto: PreloadedPonto, name: string): string => String(ponto.dados[name] ?? '');
+
+/** The point-file parsers, loaded when a file is first read (they bring papaparse and proj4). */
+export const pointFiles = () => import('../geo/point-files.ts');

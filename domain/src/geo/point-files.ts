@@ -6,8 +6,14 @@ import { isInBrazil } from './brazil.ts';
 import type { LatLng } from './kml.ts';
 import { FileParseError } from './parse-error.ts';
 import { FISCALIZACAO_DEFAULT_FUSO, utmToLatLng } from './utm.ts';
+import {
+  BDGD_ATIVOS,
+  FISCALIZACAO_COLUMNS,
+  LPT_AGILTEC_COLUMNS,
+  MAX_POINT_FILE_BYTES,
+} from './point-columns.ts';
 
-export const MAX_POINT_FILE_BYTES = 20 * 1024 * 1024;
+export { BDGD_ATIVOS, FISCALIZACAO_COLUMNS, LPT_AGILTEC_COLUMNS, MAX_POINT_FILE_BYTES };
 
 interface Row {
   line: number;
@@ -102,16 +108,6 @@ export function parseIpPoints(text: string): PontoIp[] {
   );
 }
 
-export const BDGD_ATIVOS = [
-  'Poste',
-  'Medidor',
-  'Chave',
-  'Transformador',
-  'Religador',
-  'BancoCapacitor',
-  'regulador',
-] as const;
-
 export interface PontoBdgd extends PontoBase {
   idConcessionaria: string;
   ativo: (typeof BDGD_ATIVOS)[number];
@@ -143,21 +139,6 @@ export function parseBdgdPoints(text: string, fuso: number): PontoBdgd[] {
   );
 }
 
-export const FISCALIZACAO_COLUMNS = [
-  'x',
-  'y',
-  'barramento',
-  'tipo',
-  'material',
-  'altura',
-  'carga',
-  'tipoEquipamento',
-  'placa',
-  'potencia',
-  'fases',
-  'medidor',
-  'faseConsumidor',
-] as const;
 type FiscalizacaoOriginal = Exclude<(typeof FISCALIZACAO_COLUMNS)[number], 'x' | 'y'>;
 
 export type PontoFiscalizacao = PontoBase & Record<FiscalizacaoOriginal, string>;
@@ -200,19 +181,6 @@ export function parseFiscalizacaoPoints(
     }),
   );
 }
-
-export const LPT_AGILTEC_COLUMNS = [
-  'os',
-  'nome',
-  'cpf',
-  'email',
-  'telefone1',
-  'propriedade',
-  'comunidade',
-  'municipio',
-  'polo',
-  'regional',
-] as const;
 
 export type PontoLptAgiltec = Record<(typeof LPT_AGILTEC_COLUMNS)[number], string>;
 

@@ -17,9 +17,7 @@ const BackofficeApp = lazy(() =>
 
 // The wizards carry Leaflet; the menu, pending list, records and galleries carry the flows' forms: none of it
 // slows the home.
-const ProjetoPage = lazy(() =>
-  import('../technician/ProjetoPage').then((m) => ({ default: m.ProjetoPage })),
-);
+const ProjetoPage = lazy(() => import('../technician/ProjetoPage').then((m) => ({ default: m.ProjetoPage })));
 const FlowWizard = lazy(() =>
   import('../collect/shared/FlowWizard').then((m) => ({ default: m.FlowWizard })),
 );

@@ -20,14 +20,14 @@ export interface ProjetoInput extends ProjetoFields {
   pontos: Partial<Record<PreloadedFluxo, PontoInput[]>>;
 }
 
-export function readProjetoInput(body: unknown): ProjetoInput {
+export async function readProjetoInput(body: unknown): Promise<ProjetoInput> {
   const fields = parseInput(projetoFieldsSchema, body);
   const form = isRecord(body) ? body : {};
   const pontos: ProjetoInput['pontos'] = {};
   for (const flow of PRELOADED_FLOWS) {
     // Unticking a flow clears the points it had not collected yet (SPEC.md section 4).
     if (!fields.fluxos.includes(flow.key)) pontos[flow.key] = [];
-    else pontos[flow.key] = readPontos(flow, form, fields);
+    else pontos[flow.key] = await readPontos(flow, form, fields);
   }
   return { ...fields, zonas: readZonas(form), pontos };
 }
@@ -47,14 +47,19 @@ function readZonas(form: Record<string, unknown>): ZonaInput[] | undefined {
   });
 }
 
-function readPontos(
+async function readPontos(
   { preload }: PreloadedFlow,
   form: Record<string, unknown>,
   fields: ProjetoFields,
-): PontoInput[] | undefined {
+): Promise<PontoInput[] | undefined> {
   const file = form[preload.fileField];
   if (typeof file === 'string' && file.trim() !== '') {
-    return fileErrors(preload.fileLabel, () => preload.parse(file, fields.fuso));
+    try {
+      return await preload.parse(file, fields.fuso);
+    } catch (error) {
+      if (error instanceof FileParseError) throw badRequest(`${preload.fileLabel}: ${error.message}`);
+      throw error;
+    }
   }
   const json = form[preload.formField];
   if (json === undefined) return undefined;

@@ -182,7 +182,7 @@ export async function projetoRoutes(app: FastifyInstance, { db, access }: { db: 
     '/api/projeto',
     { preHandler: access.allow('administrador'), bodyLimit: FORM_LIMIT },
     async (request, reply) => {
-      const id = await save(readProjetoInput(request.body), undefined);
+      const id = await save(await readProjetoInput(request.body), undefined);
       const row = await getProjeto(db, id);
       if (!row) throw notFound(NOT_FOUND);
       return reply.status(201).send(await projetoDetail(row));
@@ -194,7 +194,7 @@ export async function projetoRoutes(app: FastifyInstance, { db, access }: { db: 
     { preHandler: access.allow('administrador'), bodyLimit: FORM_LIMIT },
     async (request) => {
       const id = parseId(request.params.id, 'Identificador de projeto');
-      await save(readProjetoInput(request.body), id);
+      await save(await readProjetoInput(request.body), id);
       const row = await getProjeto(db, id);
       if (!row) throw notFound(NOT_FOUND);
       return projetoDetail(row);

@@ -39,6 +39,8 @@ import {
   mapData,
   projetoFormBody,
   projetoFormReducer,
+  readFile,
+  rereadForFuso,
   sizeError,
   validate,
 } from './projeto-form';
@@ -83,7 +85,12 @@ export function ProjetoForm() {
       dispatch({ type: 'fileRefused', slot, message: tooLarge });
       return;
     }
-    dispatch({ type: 'filePicked', slot, name: file.name, text: await file.text() });
+    dispatch(await readFile(slot, file.name, await file.text(), state.fuso));
+  };
+
+  const changeFuso = async (fuso: string) => {
+    dispatch({ type: 'field', field: 'fuso', value: fuso });
+    for (const action of await rereadForFuso(state, fuso)) dispatch(action);
   };
 
   const onSubmit = async (event: React.FormEvent) => {
@@ -173,7 +180,7 @@ export function ProjetoForm() {
                 select
                 label="Fuso"
                 value={state.fuso}
-                onChange={(event) => dispatch({ type: 'field', field: 'fuso', value: event.target.value })}
+                onChange={(event) => void changeFuso(event.target.value)}
                 slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
               >
                 <MenuItem value="">

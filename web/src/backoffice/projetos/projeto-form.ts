@@ -53,7 +53,7 @@ export type ProjetoFormAction =
   | { type: 'field'; field: 'nome' | 'cliente' | 'fuso'; value: string }
   | { type: 'interpres'; value: boolean }
   | { type: 'fluxo'; fluxo: Fluxo; checked: boolean }
-  | { type: 'filePicked'; slot: FileSlot; name: string; text: string }
+  | { type: 'filePicked'; slot: FileSlot; file: PickedFile }
   | { type: 'fileRefused'; slot: FileSlot; message: string }
   | { type: 'fileCleared'; slot: FileSlot };
 
@@ -86,9 +86,8 @@ export function projetoFormReducer(state: ProjetoFormState, action: ProjetoFormA
     case 'reset':
       return EMPTY_PROJETO_FORM;
     case 'field': {
-      const next = { ...state, [action.field]: action.value };
-      // BDGD and fiscalização coordinates are UTM in the project's fuso: read them again in the new one.
-      return action.field === 'fuso' ? reparse(next, ['bdgd', 'fiscalizacao']) : next;
+      // A new fuso reads the BDGD and fiscalização files again: see rereadForFuso.
+      return { ...state, [action.field]: action.value };
     }
     case 'interpres':
       return { ...state, disponivelInterpres: action.value };
@@ -108,19 +107,12 @@ export function projetoFormReducer(state: ProjetoFormState, action: ProjetoFormA
         fileErrors: without(state.fileErrors, slot),
       };
     }
-    case 'filePicked': {
-      try {
-        const file = parseFile(action.slot, action.name, action.text, state.fuso);
-        return {
-          ...state,
-          files: { ...state.files, [action.slot]: file },
-          fileErrors: without(state.fileErrors, action.slot),
-        };
-      } catch (error) {
-        if (!(error instanceof FileParseError)) throw error;
-        return refuse(state, action.slot, `${action.name}: ${error.message}`);
-      }
-    }
+    case 'filePicked':
+      return {
+        ...state,
+        files: { ...state.files, [action.slot]: action.file },
+        fileErrors: without(state.fileErrors, action.slot),
+      };
     case 'fileRefused':
       return refuse(state, action.slot, action.message);
     case 'fileCleared':
@@ -146,13 +138,30 @@ function without<K extends string, V>(record: Partial<Record<K, V>>, key: K): Pa
   return copy;
 }
 
-function reparse(state: ProjetoFormState, slots: FileSlot[]): ProjetoFormState {
-  return slots.reduce((current, slot) => {
-    const file = current.files[slot];
-    return file === undefined
-      ? current
-      : projetoFormReducer(current, { type: 'filePicked', slot, name: file.name, text: file.text });
-  }, state);
+/** A picked file read for the preview: 'filePicked', or 'fileRefused' with the Portuguese message (and line). */
+export async function readFile(
+  slot: FileSlot,
+  name: string,
+  text: string,
+  fuso: string,
+): Promise<ProjetoFormAction> {
+  try {
+    return { type: 'filePicked', slot, file: await parseFile(slot, name, text, fuso) };
+  } catch (error) {
+    if (!(error instanceof FileParseError)) throw error;
+    return { type: 'fileRefused', slot, message: `${name}: ${error.message}` };
+  }
+}
+
+/** BDGD and fiscalização coordinates are UTM in the project's fuso: their files, read again in a new one. */
+export async function rereadForFuso(state: ProjetoFormState, fuso: string): Promise<ProjetoFormAction[]> {
+  const slots: FileSlot[] = ['bdgd', 'fiscalizacao'];
+  return Promise.all(
+    slots.flatMap((slot) => {
+      const file = state.files[slot];
+      return file === undefined ? [] : [readFile(slot, file.name, file.text, fuso)];
+    }),
+  );
 }
 
 const coordsOf = (pontos: { coordenadas?: [number, number] }[]): LatLngTuple[] =>
@@ -189,8 +198,8 @@ function fromProjeto(projeto: ProjetoDetail): ProjetoFormState {
   };
 }
 
-/** Reads a picked file for the preview; throws FileParseError with the Portuguese message (and line). */
-export function parseFile(slot: FileSlot, name: string, text: string, fuso: string): PickedFile {
+/** Reads a picked file for the preview; rejects with FileParseError with the Portuguese message (and line). */
+async function parseFile(slot: FileSlot, name: string, text: string, fuso: string): Promise<PickedFile> {
   const extensions = FILE_ACCEPT[slot].split(',');
   if (!extensions.some((extension) => name.toLowerCase().endsWith(extension))) {
     throw new FileParseError(`Apenas arquivos ${extensions.join(' ou ')} são aceitos.`);
@@ -205,7 +214,7 @@ export function parseFile(slot: FileSlot, name: string, text: string, fuso: stri
     return { ...base, zonas, count: zonas.length };
   }
   if (slot === 'bdgd' && fuso === '') throw new FileParseError(BDGD_NEEDS_FUSO);
-  const pontos = FLOW_BY_KEY[slot].preload.parse(text, fuso === '' ? undefined : Number(fuso));
+  const pontos = await FLOW_BY_KEY[slot].preload.parse(text, fuso === '' ? undefined : Number(fuso));
   return {
     ...base,
     pontos: pontos.flatMap((ponto): LatLngTuple[] =>

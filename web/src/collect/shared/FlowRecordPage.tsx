@@ -27,7 +27,10 @@ export function FlowRecordPage({ flow, ui }: { flow: FlowDefinition; ui: FlowUi 
   const [fotos, setFotos] = useState<(Blob | null)[]>(() => slotsOf(flow, null));
   const [saved, setSaved] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const form = useForm<FieldValues>({ defaultValues: ui.initialValues(), resolver: domainResolver(flow.dados) });
+  const form = useForm<FieldValues>({
+    defaultValues: ui.initialValues(),
+    resolver: domainResolver(flow.dados),
+  });
   const { reset } = form;
 
   useEffect(() => {
@@ -123,7 +126,11 @@ export function FlowRecordPage({ flow, ui }: { flow: FlowDefinition; ui: FlowUi 
           Voltar
         </Button>
       </ActionBar>
-      <SavedNotice open={saved} text={`${flow.labels.record}: alterações gravadas.`} onClose={() => setSaved(false)} />
+      <SavedNotice
+        open={saved}
+        text={`${flow.labels.record}: alterações gravadas.`}
+        onClose={() => setSaved(false)}
+      />
     </Stack>
   );
 }

@@ -73,7 +73,10 @@ export function FlowWizard({ flow, ui }: Props) {
   const [fotos, setFotos] = useState<(Blob | null)[]>(() => slotsOf(flow, null));
   const [alert, setAlert] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
-  const form = useForm<FieldValues>({ defaultValues: ui.initialValues(), resolver: domainResolver(flow.dados) });
+  const form = useForm<FieldValues>({
+    defaultValues: ui.initialValues(),
+    resolver: domainResolver(flow.dados),
+  });
 
   const open = (record: LocalColeta) => {
     // A record of the device's own kind already on the server is only shown on its screen.
@@ -82,7 +85,10 @@ export function FlowWizard({ flow, ui }: Props) {
       return;
     }
     setEditing(record);
-    setPoint({ ...record.coordenadas, ...(record.precisao !== undefined ? { precisao: record.precisao } : {}) });
+    setPoint({
+      ...record.coordenadas,
+      ...(record.precisao !== undefined ? { precisao: record.precisao } : {}),
+    });
     form.reset(valuesOf(ui.initialValues(), record.dados));
     setFotos(slotsOf(flow, record));
     setAlert(null);
@@ -178,9 +184,10 @@ export function FlowWizard({ flow, ui }: Props) {
     form.setValue(ui.movedField, true);
   };
 
-  const outside = point !== null && projeto.zonas.some((zona) => zona.poligono?.length)
-    ? !isInZonas(point, projeto.zonas)
-    : false;
+  const outside =
+    point !== null && projeto.zonas.some((zona) => zona.poligono?.length)
+      ? !isInZonas(point, projeto.zonas)
+      : false;
   const canClear = flow.lifecycle === 'coleta';
   const stepTitle =
     step === 0 && ui.FirstStep

@@ -82,7 +82,12 @@ function TipoUnidadeStep({ choose }: { choose: (values: UnidadeFormValues) => vo
   return (
     <Stack spacing={1.5} role="group" aria-label="Tipo de unidade">
       {TIPOS_UNIDADE.map((tipo) => (
-        <Button key={tipo} variant="contained" size="large" onClick={() => choose(initialUnidadeValues(tipo))}>
+        <Button
+          key={tipo}
+          variant="contained"
+          size="large"
+          onClick={() => choose(initialUnidadeValues(tipo))}
+        >
           {TIPO_UNIDADE_LABELS[tipo]}
         </Button>
       ))}
@@ -136,4 +141,3 @@ export const unidadeUi = defineFlowUi(unidadeFlow, {
   useMapLayer: usePolesLayer,
   editableRecord: true,
 });
-
