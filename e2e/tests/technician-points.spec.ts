@@ -299,4 +299,14 @@ test('collects the four point flows offline and syncs each collection once with 
   await menu.getByRole('link', { name: 'Uso Mútuo / IP' }).click();
   await expect(page.locator('path.mapa-ip.mapa-coletado')).toHaveCount(1);
   expect(await fillOf(page.locator('path.mapa-ip'))).toBe('red');
+  // a point collected and synchronised opens on its record screen, read-only: never re-collected by a tap
+  await page.locator('path.mapa-ip').click();
+  await expect(page).toHaveURL(/\/ip\/[0-9a-f-]{36}$/);
+  await expect(page.getByText('Este registro já está no servidor', { exact: false })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Gravar', exact: true })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Excluir' })).toBeDisabled();
+  await expectAccessible(page, 'ip registro sincronizado');
+  await screenshot(page, 'tecnico-ip-registro');
+  await page.getByRole('link', { name: 'Ver fotos' }).click();
+  await expect(page.getByRole('img', { name: /^Foto \d$/ })).toHaveCount(2);
 });

@@ -49,12 +49,14 @@ function IpFields({ form, disabled }: FieldsProps<IpValues>) {
         </FormGroup>
         {itemError && <Alert severity="error">{itemError}</Alert>}
       </FormControl>
-      <CheckboxInput
-        control={control}
-        name="possuiAnomaliaPoste"
-        label="Poste com anomalia"
-        disabled={disabled}
-      />
+      <FormGroup>
+        <CheckboxInput
+          control={control}
+          name="possuiAnomaliaPoste"
+          label="Poste com anomalia"
+          disabled={disabled}
+        />
+      </FormGroup>
       <TextInput
         control={control}
         name="quantidadeCompartilhamento"
