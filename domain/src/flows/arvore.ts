@@ -4,17 +4,37 @@ import { z } from '../zod.ts';
 import { decimalText, type FlowDefinition, optionalText } from './flow.ts';
 
 export const REDES = ['Baixa Tensão', 'Média Tensão', 'Ramal de Serviço'] as const;
+export type Rede = (typeof REDES)[number];
 
-export const arvoreDadosSchema = z.object({
+/** Each distance field and the network it measures (in centimetres). */
+export const DISTANCIAS = [
+  { campo: 'distanciaRedeBT', rede: 'Baixa Tensão' },
+  { campo: 'distanciaRedeMT', rede: 'Média Tensão' },
+] as const;
+
+/** Whether a network is ticked in contact or in projection: only then is its distance measured. */
+export const redeMarcada = (
+  arvore: { contatoRede: readonly string[]; projecaoRede: readonly string[] },
+  rede: Rede,
+): boolean => arvore.contatoRede.includes(rede) || arvore.projecaoRede.includes(rede);
+
+const arvoreCamposSchema = z.object({
   contatoRede: listField(z.enum(REDES, { error: 'Rede inválida.' }), 'Contato com a rede inválido.'),
   projecaoRede: listField(z.enum(REDES, { error: 'Rede inválida.' }), 'Projeção sobre a rede inválida.'),
   distanciaRedeBT: decimalText('A distância da rede BT'),
   distanciaRedeMT: decimalText('A distância da rede MT'),
   diametroTronco: decimalText('O diâmetro do tronco'),
   fenotipo: optionalText(200),
-  altura: decimalText('Altura (metros)', { required: true, max: 200 }),
+  altura: decimalText('A altura', { required: 'A altura é obrigatória.', max: 200 }),
   observacao: optionalText(2000),
 });
+
+/** A BT/MT distance is sent only when its network is ticked in contact or projection, else '' (SPEC.md 5). */
+export const arvoreDadosSchema = arvoreCamposSchema.transform((arvore) => ({
+  ...arvore,
+  distanciaRedeBT: redeMarcada(arvore, 'Baixa Tensão') ? arvore.distanciaRedeBT : '',
+  distanciaRedeMT: redeMarcada(arvore, 'Média Tensão') ? arvore.distanciaRedeMT : '',
+}));
 
 export const arvoreFlow = {
   key: 'arvore',

@@ -101,6 +101,17 @@ export interface FlowDefinition<
   dados: Dados;
 }
 
+/**
+ * How the devices download a flow's records on sync: by zone when it has getByZona, else by project when it has
+ * a list by project (LPT Agiltec, whose records have no position until collected), else not at all.
+ */
+export function deviceDownload(
+  flow: Pick<FlowDefinition, 'byZona' | 'byProject'>,
+): 'zona' | 'projeto' | null {
+  if (flow.byZona) return 'zona';
+  return flow.byProject ? 'projeto' : null;
+}
+
 /** The form values of a flow: what its fields hold while a person edits them (booleans, lists, else text). */
 export type FormValuesOf<S extends z.ZodType> = {
   [K in keyof z.output<S>]-?: NonNullable<z.output<S>[K]> extends boolean
@@ -170,8 +181,14 @@ export const requiredText = (message: string, max = 500) =>
     z.string().trim().min(1, message).max(max),
   );
 
-/** A text field holding a number as a Brazilian keyboard types it ('4,5' or '4.5'); '' when optional and empty. */
-export const decimalText = (what: string, { required = false, max = 100_000 } = {}) =>
+/**
+ * A text field holding a number as a Brazilian keyboard types it ('4,5' or '4.5'), kept with a point; '' when
+ * optional and empty. `required` is the message when empty (its gender is the field's: 'A altura é obrigatória.').
+ */
+export const decimalText = (
+  what: string,
+  { required, max = 100_000 }: { required?: string; max?: number } = {},
+) =>
   z
     .preprocess(
       (value) => (value === undefined || value === null ? '' : String(value).trim().replace(',', '.')),
@@ -179,11 +196,13 @@ export const decimalText = (what: string, { required = false, max = 100_000 } = 
     )
     .superRefine((text, ctx) => {
       if (text === '') {
-        if (required) ctx.addIssue({ code: 'custom', message: `${what} é obrigatório.` });
+        if (required !== undefined) ctx.addIssue({ code: 'custom', message: required });
         return;
       }
       const number = Number(text);
-      if (!/^\d+(\.\d+)?$/.test(text) || !Number.isFinite(number) || number > max) {
+      if (!/^\d+(\.\d+)?$/.test(text) || !Number.isFinite(number)) {
         ctx.addIssue({ code: 'custom', message: `${what} deve ser um número.` });
+      } else if (number > max) {
+        ctx.addIssue({ code: 'custom', message: `${what} deve ser no máximo ${max}.` });
       }
     });

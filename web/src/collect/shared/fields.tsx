@@ -19,8 +19,14 @@ export function TextInput<T extends FieldValues>({
   disabled,
   required,
   numeric,
+  decimal,
   multiline,
-}: BaseProps<T> & { numeric?: boolean; multiline?: boolean }) {
+}: BaseProps<T> & {
+  numeric?: boolean;
+  /** A number with decimals, typed with a comma or a point as a Brazilian keyboard gives them. */
+  decimal?: boolean;
+  multiline?: boolean;
+}) {
   return (
     <Controller
       control={control}
@@ -38,7 +44,11 @@ export function TextInput<T extends FieldValues>({
           error={fieldState.error !== undefined}
           helperText={fieldState.error?.message}
           slotProps={{
-            htmlInput: numeric ? { inputMode: 'numeric', pattern: '[0-9]*' } : undefined,
+            htmlInput: numeric
+              ? { inputMode: 'numeric', pattern: '[0-9]*' }
+              : decimal
+                ? { inputMode: 'decimal' }
+                : undefined,
           }}
         />
       )}
