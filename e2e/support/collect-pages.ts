@@ -1,6 +1,7 @@
 // Page models of the technician's collection screens.
-import { expect, type Locator, type Page } from '@playwright/test';
+import { type BrowserContext, expect, type Locator, type Page } from '@playwright/test';
 import { makeJpeg } from './collect-setup';
+import { LoginPage } from './login-page';
 
 export class TechnicianHome {
   readonly compactar: Locator;
@@ -80,4 +81,34 @@ export class WizardPage {
   select(label: string): Locator {
     return this.page.getByLabel(label, { exact: false });
   }
+}
+
+/**
+ * The start of an offline day: online, the technician logs in and syncs (projects and the records of their
+ * zones come down); the app shell is then in the service worker, and the network goes.
+ */
+export async function startOfflineDay(
+  page: Page,
+  context: BrowserContext,
+  tecnico: { login: string; password: string },
+): Promise<TechnicianHome> {
+  const home = new TechnicianHome(page);
+  await new LoginPage(page).goto();
+  await new LoginPage(page).signIn(tecnico.login, tecnico.password);
+  await home.sync();
+  await home.expectSynced();
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await page.reload();
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  await context.setOffline(true);
+  return home;
+}
+
+/** Iniciar → the project: its menu of flows. */
+export async function openProjetoMenu(page: Page, projetoNome: string): Promise<Locator> {
+  await page.getByRole('link', { name: 'Iniciar' }).click();
+  await page.getByRole('link', { name: projetoNome }).click();
+  return page.getByRole('navigation', { name: 'Fluxos do projeto' });
 }

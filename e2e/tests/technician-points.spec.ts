@@ -2,18 +2,23 @@
 // and Fiscalização and points preloaded by the back office; offline the technician collects a preloaded IP
 // point, draws an LPT point and a BDGD asset, corrects two values of a fiscalização, each with photos; the
 // colours change as the spec says; compress, sync, and the server holds each collection once with its photos.
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { expect, type Locator, test } from '@playwright/test';
 import { expectAccessible } from '../support/axe';
-import { acceptDialogs, TechnicianHome, WizardPage } from '../support/collect-pages';
+import { addPhoto, expectJpegs, serverList } from '../support/collect-checks';
+import {
+  acceptDialogs,
+  openProjetoMenu,
+  startOfflineDay,
+  TechnicianHome,
+  WizardPage,
+} from '../support/collect-pages';
 import {
   type CollectWorld,
   GPS,
-  makeJpeg,
   setUpWorld,
   TECHNICIAN_PHONE,
   TECNICO_PASSWORD,
 } from '../support/collect-setup';
-import { LoginPage } from '../support/login-page';
 import { screenshot } from '../support/screens';
 
 test.use(TECHNICIAN_PHONE);
@@ -64,39 +69,6 @@ test.afterAll(async () => {
   await world.admin.dispose();
 });
 
-interface ServerPoint {
-  _id: string;
-  coletado: boolean;
-  carregadoBackoffice: boolean;
-  adicionadoApp: boolean;
-  tecnico: string | null;
-  fotos: string[];
-  [field: string]: unknown;
-}
-
-async function serverList(path: string): Promise<ServerPoint[]> {
-  const response = await world.admin.get(path);
-  expect(response.ok(), await response.text()).toBe(true);
-  return (await response.json()) as ServerPoint[];
-}
-
-async function expectJpegs(urls: string[]): Promise<void> {
-  for (const url of urls) {
-    const foto = await world.admin.get(url);
-    expect(foto.headers()['content-type']).toBe('image/jpeg');
-    expect([...(await foto.body()).subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
-  }
-}
-
-async function addPhoto(page: Page, label: string, text: string): Promise<void> {
-  const buffer = await makeJpeg(page, text);
-  await page.getByLabel(label, { exact: true }).setInputFiles({
-    name: `${text}.jpg`,
-    mimeType: 'image/jpeg',
-    buffer,
-  });
-}
-
 /** The fill colour Leaflet gave a marker. */
 const fillOf = (marker: Locator) => marker.getAttribute('fill');
 
@@ -109,23 +81,12 @@ test('collects the four point flows offline and syncs each collection once with 
   const home = new TechnicianHome(page);
   const wizard = new WizardPage(page);
 
-  await new LoginPage(page).goto();
-  await new LoginPage(page).signIn(world.tecnico.login, TECNICO_PASSWORD);
-  await home.sync();
-  await home.expectSynced();
+  await startOfflineDay(page, context, { login: world.tecnico.login, password: TECNICO_PASSWORD });
   for (const label of ['Uso Mútuo / IP', 'LPT', 'BDGD', 'Fiscalização']) {
     await expect(home.pendentes(label, 0)).toBeVisible();
   }
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await page.reload();
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
-  await context.setOffline(true);
 
-  await page.getByRole('link', { name: 'Iniciar' }).click();
-  await page.getByRole('link', { name: world.projetoNome }).click();
-  const menu = page.getByRole('navigation', { name: 'Fluxos do projeto' });
+  const menu = await openProjetoMenu(page, world.projetoNome);
   await expect(menu.getByRole('link')).toHaveText(['Uso Mútuo / IP', 'LPT', 'BDGD', 'Fiscalização']);
   await expectAccessible(page, 'menu dos pontos');
   await screenshot(page, 'tecnico-pontos-menu');
@@ -248,7 +209,7 @@ test('collects the four point flows offline and syncs each collection once with 
     await expect(home.pendentes(label, 0)).toBeVisible();
   }
 
-  const ips = await serverList(`/api/ip/${encodeURIComponent(world.projetoNome)}`);
+  const ips = await serverList(world.admin, `/api/ip/${encodeURIComponent(world.projetoNome)}`);
   expect(ips).toHaveLength(1);
   expect(ips[0]).toMatchObject({
     coletado: true,
@@ -260,9 +221,9 @@ test('collects the four point flows offline and syncs each collection once with 
     tecnico: world.tecnico.nome,
   });
   expect(ips[0]?.fotos).toHaveLength(2);
-  await expectJpegs(ips[0]?.fotos ?? []);
+  await expectJpegs(world.admin, ips[0]?.fotos ?? []);
 
-  const lpts = await serverList(`/api/lpt/getByZona?id=${world.zonaId}`);
+  const lpts = await serverList(world.admin, `/api/lpt/getByZona?id=${world.zonaId}`);
   expect(lpts).toHaveLength(1);
   expect(lpts[0]).toMatchObject({
     coletado: true,
@@ -272,15 +233,16 @@ test('collects the four point flows offline and syncs each collection once with 
   });
   expect(lpts[0]?.fotos).toHaveLength(1);
 
-  const bdgds = await serverList(`/api/bdgd/projeto/${world.projetoId}`);
+  const bdgds = await serverList(world.admin, `/api/bdgd/projeto/${world.projetoId}`);
   expect(bdgds).toHaveLength(2);
   const novo = bdgds.find((bdgd) => bdgd.adicionadoApp);
   expect(novo).toMatchObject({ coletado: true, ativo: 'Chave', sequencial: 8 });
   expect(novo?.fotos).toHaveLength(2);
-  await expectJpegs(novo?.fotos ?? []);
+  await expectJpegs(world.admin, novo?.fotos ?? []);
   expect(bdgds.find((bdgd) => bdgd.carregadoBackoffice)).toMatchObject({ coletado: false, sequencial: 7 });
 
   const fiscalizacoes = await serverList(
+    world.admin,
     `/api/fiscalizacao/projeto/${encodeURIComponent(world.projetoNome)}`,
   );
   expect(fiscalizacoes).toHaveLength(1);

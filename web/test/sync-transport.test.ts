@@ -1,5 +1,6 @@
 // The HTTP transport against a fake fetch: what it sends, and which answers may confirm an upload.
 import { describe, expect, it } from 'vitest';
+import { lptAgiltecFlow } from '@novus/domain/flows/lpt-agiltec';
 import { unidadeFlow } from '@novus/domain/flows/unidade';
 import { HttpSyncTransport } from '../src/api/sync-transport';
 import { confirmsUpload, TransportError } from '../src/offline/sync';
@@ -114,6 +115,19 @@ describe('HttpSyncTransport', () => {
     await expect(new HttpSyncTransport(fetchFn).getByZona(unidadeFlow, 'z1')).rejects.toBeInstanceOf(
       TransportError,
     );
+  });
+
+  it('downloads LPT Agiltec by the project’s name, and a refusal carries the server’s message', async () => {
+    const { calls, fetchFn } = fakeFetch(() => json([{ _id: ID, os: '5001' }]));
+    const projeto = { id: 'p1', nome: 'Luz no Campo' };
+    expect(await new HttpSyncTransport(fetchFn).getByProjeto(lptAgiltecFlow, projeto)).toEqual([
+      { _id: ID, os: '5001' },
+    ]);
+    expect(calls[0]?.url).toBe('/api/lptv2/projeto/Luz%20no%20Campo');
+    const refused = fakeFetch(() => json({ message: 'Projeto não encontrado.' }, 404));
+    await expect(
+      new HttpSyncTransport(refused.fetchFn).getByProjeto(lptAgiltecFlow, projeto),
+    ).rejects.toMatchObject({ status: 404, message: 'Projeto não encontrado.' });
   });
 
   it('logs as SPEC.md section 7 says', async () => {

@@ -8,6 +8,7 @@ import { type FlowDefinition, uploadEnvelopeSchema } from '@novus/domain/flows/f
 import { grupoAFlow } from '@novus/domain/flows/grupo-a';
 import { ipFlow } from '@novus/domain/flows/ip';
 import { lptFlow } from '@novus/domain/flows/lpt';
+import { lptAgiltecFlow } from '@novus/domain/flows/lpt-agiltec';
 import { posteFlow } from '@novus/domain/flows/poste';
 import { FLOWS } from '@novus/domain/flows/registry';
 import { unidadeFlow } from '@novus/domain/flows/unidade';
@@ -46,6 +47,8 @@ const PROJETO_MISTO: LocalProjeto = {
 /** Points the back office loaded from the project's files: their ids are the server's. */
 const PONTO_IP = '0190a1b2-c3d4-7e5f-8a9b-0000000000a1';
 const PONTO_FISCALIZACAO = '0190a1b2-c3d4-7e5f-8a9b-0000000000a2';
+/** A record of the project's LPT Agiltec file: no position until a technician collects it. */
+const REGISTRO_LPT_AGILTEC = '0190a1b2-c3d4-7e5f-8a9b-0000000000a3';
 
 type Fault = 'request' | 'response' | 'portal' | 'expired';
 
@@ -67,7 +70,7 @@ interface StoredRecord {
   flow: string;
   projeto: string;
   /** What the back office loaded from the project's file; none for a record made on a device. */
-  preloaded?: { coordenadas: LatLng; dados: Record<string, string> };
+  preloaded?: { coordenadas: LatLng | null; dados: Record<string, string> };
   /** Every collection received, in order: the first is the record's value, later ones compete with it. */
   coletas: Received[];
 }
@@ -83,7 +86,7 @@ const ENVELOPE_FIELDS = new Set(['id', 'coletaId', 'projeto', 'coordenadas', 'da
 class FakeServer implements SyncTransport {
   readonly records = new Map<string, StoredRecord>();
   readonly logs: { message: string; extras: Record<string, unknown> }[] = [];
-  /** The flows the devices asked for by zone, in order. */
+  /** The flows the devices asked for by zone or by project, in order. */
   readonly downloads: string[] = [];
   calls = 0;
   /** The call number (1-based, counting every request) at which to fail, and how. */
@@ -91,7 +94,7 @@ class FakeServer implements SyncTransport {
 
   constructor(private readonly projetos: LocalProjeto[]) {}
 
-  preload(flow: FlowDefinition, id: string, coordenadas: LatLng, dados: Record<string, string>) {
+  preload(flow: FlowDefinition, id: string, coordenadas: LatLng | null, dados: Record<string, string>) {
     const projeto = this.projetos.find((candidate) => candidate.fluxos.includes(flow.key));
     if (!projeto) throw new Error(`no project has ${flow.key}`);
     this.records.set(id, {
@@ -149,12 +152,21 @@ class FakeServer implements SyncTransport {
     });
   }
 
+  getByProjeto(flow: FlowDefinition, projeto: Pick<LocalProjeto, 'id' | 'nome'>) {
+    this.downloads.push(flow.key);
+    return this.step(async () =>
+      [...this.records.entries()]
+        .filter(([, record]) => record.flow === flow.key && record.projeto === projeto.id)
+        .map(([id, record]) => remoteOf(id, record)),
+    );
+  }
+
   async log(message: string, extras: Record<string, unknown>) {
     this.logs.push({ message, extras });
   }
 }
 
-/** A stored record as GET /api/{flow}/getByZona answers it. */
+/** A stored record as GET /api/{flow}/getByZona (or LPT Agiltec's list by project) answers it. */
 function remoteOf(id: string, record: StoredRecord): RemoteColeta {
   const [current, ...competing] = record.coletas;
   const dados = Object.entries(current?.fields ?? {}).filter(([key]) => !ENVELOPE_FIELDS.has(key));
@@ -173,6 +185,7 @@ function remoteOf(id: string, record: StoredRecord): RemoteColeta {
     adicionadoApp: record.preloaded === undefined,
     carregadoBackoffice: record.preloaded !== undefined,
     ...(competing.length > 0 ? { conflito: true } : {}),
+    ...(record.flow === lptAgiltecFlow.key ? { possuiColeta: current !== undefined } : {}),
     fotos: [...(current?.fotos.keys() ?? [])].map((slot) => `/api/fotos/${id}/${slot}`),
   };
 }
@@ -465,6 +478,13 @@ describe('SyncEngine', () => {
         { lat: -25.0951, lng: -50.1642 },
         { placa: 'PG-2210', altura: '10', carga: '300' },
       );
+      server.preload(lptAgiltecFlow, REGISTRO_LPT_AGILTEC, null, {
+        os: '5001',
+        nome: 'Maria da Silva',
+        cpf: '123.456.789-00',
+        telefone1: '(42) 99999-0001',
+        municipio: 'Ponta Grossa',
+      });
       device = new Device(server, () => clock, tecnico);
       // The morning's sync brings the back office's points to the device.
       expect((await device.sync()).ok).toBe(true);
@@ -476,7 +496,7 @@ describe('SyncEngine', () => {
     /**
      * A day in the field: two units and a pole; the preloaded IP point collected; an LPT point drawn and
      * collected; a BDGD point drawn but not collected; the preloaded Fiscalização point collected with a
-     * corrected height.
+     * corrected height; a record of the LPT Agiltec file collected with an updated phone.
      */
     async function fieldDay(): Promise<{ made: Made; drawn: LocalColeta }> {
       const made = await collectUnitsAndPole(PROJETO_MISTO);
@@ -508,6 +528,12 @@ describe('SyncEngine', () => {
         coordenadas: { lat: -25.0951, lng: -50.1642 },
         fotos: [photo(60), photo(61)],
         dados: { correcaoAltura: '12' },
+      });
+
+      await collect(lptAgiltecFlow, REGISTRO_LPT_AGILTEC, {
+        coordenadas: { lat: -25.0962, lng: -50.1651 },
+        fotos: [photo(65)],
+        dados: { telefoneAtualizado: '(42) 98888-1234', possuiCasa: 'Sim' },
       });
       return { made, drawn };
     }
@@ -555,6 +581,40 @@ describe('SyncEngine', () => {
       expect((await device.records.getByID(fiscalizacaoFlow, PONTO_FISCALIZACAO))?.dados.altura).toBe('10');
     });
 
+    it('downloads LPT Agiltec by project, as it has no zone list: the file’s records, not collected, not pending', async () => {
+      expect(server.downloads).toEqual([]);
+      const registro = await device.records.getByID(lptAgiltecFlow, REGISTRO_LPT_AGILTEC);
+      expect(registro).toMatchObject({
+        projeto: PROJETO_MISTO.id,
+        carregadoBackoffice: true,
+        coletado: false,
+        sincronizadoEm: SERVER_TIME,
+        dados: { os: '5001', nome: 'Maria da Silva', cpf: '123.456.789-00', municipio: 'Ponta Grossa' },
+      });
+      // possuiColeta is the server's name for coletado, not one of the record's own fields.
+      expect(registro?.dados).not.toHaveProperty('possuiColeta');
+      expect(await device.records.pending(lptAgiltecFlow)).toEqual([]);
+
+      // Collected offline, then the back office re-sends the file: the pending collection is not overwritten.
+      clock += 1000;
+      await device.records.collect(lptAgiltecFlow, REGISTRO_LPT_AGILTEC, {
+        coordenadas: { lat: -25.0962, lng: -50.1651 },
+        fotos: [],
+        dados: { telefoneAtualizado: '(42) 98888-1234', possuiCasa: 'Não' },
+      });
+      const stored = server.records.get(REGISTRO_LPT_AGILTEC);
+      if (stored?.preloaded) stored.preloaded.dados.nome = 'Maria da Silva Souza';
+      const remote = await server.getByProjeto(lptAgiltecFlow, PROJETO_MISTO);
+      expect(await device.records.merge(lptAgiltecFlow, remote)).toBe(0);
+      expect(await device.records.getByID(lptAgiltecFlow, REGISTRO_LPT_AGILTEC)).toMatchObject({
+        coletado: true,
+        dados: { nome: 'Maria da Silva', possuiCasa: 'Não' },
+      });
+      expect((await device.records.pending(lptAgiltecFlow)).map((record) => record.id)).toEqual([
+        REGISTRO_LPT_AGILTEC,
+      ]);
+    });
+
     it('collecting a preloaded point keeps its id, gives it a collection id and makes it pending', async () => {
       const { made } = await fieldDay();
       const ip = made.get(PONTO_IP)?.record;
@@ -565,9 +625,9 @@ describe('SyncEngine', () => {
       expect(await device.records.pending(bdgdFlow)).toEqual([]);
     });
 
-    it('uploads in SPEC order the flows of the project, then downloads by zone those that have a zone list', async () => {
+    it('uploads in SPEC order the flows of the project, then downloads by zone those that have a zone list, LPT Agiltec by project', async () => {
       const { made, drawn } = await fieldDay();
-      expect(await device.sync()).toEqual({ ok: true, uploaded: 6, downloaded: 6 });
+      expect(await device.sync()).toEqual({ ok: true, uploaded: 7, downloaded: 7 });
       expect(device.statuses).toEqual([
         'Iniciando sincronizacao...',
         'Sincronizando projetos',
@@ -580,8 +640,19 @@ describe('SyncEngine', () => {
         'Sincronizando LPT Agiltec',
         'Sincronizacao concluida',
       ]);
-      expect(server.downloads).toEqual(['hc', 'poste', 'ip', 'lpt', 'bdgd', 'fiscalizacao']);
+      expect(server.downloads).toEqual(['hc', 'poste', 'ip', 'lpt', 'bdgd', 'fiscalizacao', 'lpt2']);
       await expectSettled(made, drawn);
+      expect(server.records.get(REGISTRO_LPT_AGILTEC)?.coletas[0]?.fields).toMatchObject({
+        os: '5001',
+        telefoneAtualizado: '(42) 98888-1234',
+        possuiCasa: 'Sim',
+      });
+      // Marked, not deleted: the list still shows it, now collected, with the file's data.
+      expect(await device.records.getByID(lptAgiltecFlow, REGISTRO_LPT_AGILTEC)).toMatchObject({
+        coletado: true,
+        sincronizadoEm: SERVER_TIME,
+        dados: { nome: 'Maria da Silva', possuiCasa: 'Sim' },
+      });
 
       const fiscalizacao = server.records.get(PONTO_FISCALIZACAO)?.coletas[0]?.fields;
       expect(fiscalizacao).toMatchObject({ correcaoAltura: '12', altura: '10', placa: 'PG-2210' });
@@ -598,9 +669,9 @@ describe('SyncEngine', () => {
       });
     });
 
-    // Calls of a clean run: 1 projects, 2-3 units, 4 pole, 5 IP, 6 LPT, 7 Fiscalização,
-    // 8-13 downloads by zone (units, poles, IP, LPT, BDGD, Fiscalização).
-    const FAULT_POINTS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
+    // Calls of a clean run: 1 projects, 2-3 units, 4 pole, 5 IP, 6 LPT, 7 Fiscalização, 8 LPT Agiltec,
+    // 9-14 downloads by zone (units, poles, IP, LPT, BDGD, Fiscalização), 15 LPT Agiltec by project.
+    const FAULT_POINTS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
     const KINDS: Fault[] = ['request', 'response', 'portal', 'expired'];
 
     for (const kind of KINDS) {

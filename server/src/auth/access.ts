@@ -107,6 +107,20 @@ export const policies = {
       (scope.interpres && projeto.disponivelInterpres)
     );
   },
+  /**
+   * A flow's records listed by project, personal data included (LPT Agiltec's cpf, telefone, email): whoever
+   * reads the project, and — for the flows the devices download by project — the technicians of one of its zones.
+   */
+  readRegistrosByProjeto(
+    actor: Actor,
+    projeto: { cliente: string; disponivelInterpres: boolean; zonas: string[] },
+    devices: boolean,
+  ): boolean {
+    return (
+      policies.readProjeto(actor, projeto) ||
+      (devices && has(actor, 'tecnico') && projeto.zonas.some((zona) => actor.zonas.includes(zona)))
+    );
+  },
   /** Records and their photos: the client's supervisor, or a technician of the record's zone or its author. */
   readRegistro(
     actor: Actor,

@@ -55,6 +55,19 @@ export class HttpSyncTransport implements SyncTransport {
     return answer as RemoteColeta[];
   }
 
+  async getByProjeto(
+    flow: FlowDefinition,
+    projeto: Pick<LocalProjeto, 'id' | 'nome'>,
+  ): Promise<RemoteColeta[]> {
+    const list = flow.byProject;
+    if (!list) throw new Error(`${flow.labels.record}: o fluxo não tem lista por projeto.`);
+    const key = encodeURIComponent(list.by === 'id' ? projeto.id : projeto.nome);
+    const answer = await this.getJson(`/api/${list.path.replace(':projeto', key)}`);
+    if (!Array.isArray(answer))
+      throw new TransportError(0, 'Resposta inesperada do servidor ao baixar registros.');
+    return answer as RemoteColeta[];
+  }
+
   /** The photo URLs of a record on the server; empty when the server cannot say (SPEC.md section 7). */
   async listFotos(flow: FlowDefinition, id: string): Promise<string[]> {
     try {

@@ -15,6 +15,15 @@ export interface FieldsProps<V extends FieldValues> {
   disabled?: boolean;
 }
 
+/** What a list that replaces the map step is given (ChooseStep). */
+export interface ChooseStepProps {
+  projetoId: string;
+  /** The flow's records of the project on this device (downloaded and collected). */
+  records: readonly LocalColeta[];
+  /** Opens a record in the form. */
+  open: (record: LocalColeta) => void;
+}
+
 /** A map layer other than the flow's own records (units choose their pole on the map). */
 export interface MapLayer {
   points: MapPoint[];
@@ -43,6 +52,13 @@ export interface FlowUi<V extends FieldValues = FieldValues> {
   /** A step before the map (the unit's type), resolving the form's first values. */
   FirstStep?: ComponentType<{ choose: (values: V) => void }>;
   firstStepTitle?: string;
+  /**
+   * Replaces the map step with a list to choose the record from (LPT Agiltec, SPEC.md section 2). Such records
+   * have no position of their own: the form takes the GPS position when 'Atualizar localização' is pressed,
+   * and Gravar waits for it (SPEC.md sections 4, 5).
+   */
+  ChooseStep?: ComponentType<ChooseStepProps>;
+  chooseStepTitle?: string;
   /** Replaces the flow's own records on the map step. */
   useMapLayer?: (args: { projetoId: string; form: UseFormReturn<V> }) => MapLayer;
   /** A preloaded record may be moved to where the asset really is (BDGD): sets this boolean field. */

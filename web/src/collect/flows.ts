@@ -2,10 +2,13 @@
 // null: the flow is declared but its screens are not built yet (its menu button says 'Em breve').
 import type { Fluxo } from '@novus/domain/flows/keys';
 import type { FlowUi } from './flow-ui';
+import { arvoreUi } from './arvore/arvore-ui';
 import { bdgdUi } from './bdgd/bdgd-ui';
 import { fiscalizacaoUi } from './fiscalizacao/fiscalizacao-ui';
+import { grupoAUi } from './grupo-a/grupo-a-ui';
 import { ipUi } from './ip/ip-ui';
 import { lptUi } from './lpt/lpt-ui';
+import { lptAgiltecUi } from './lptv2/lptv2-ui';
 import { posteUi } from './poste/poste-ui';
 import { unidadeUi } from './unidade/unidade-ui';
 
@@ -13,10 +16,10 @@ export const FLOW_UI: Record<Fluxo, FlowUi | null> = {
   hc: unidadeUi,
   poste: posteUi,
   ip: ipUi,
-  arvore: null,
+  arvore: arvoreUi,
   lpt: lptUi,
-  grupoA: null,
+  grupoA: grupoAUi,
   bdgd: bdgdUi,
   fiscalizacao: fiscalizacaoUi,
-  lpt2: null,
+  lpt2: lptAgiltecUi,
 };

@@ -257,6 +257,8 @@ const REMOTE_KEYS = new Set([
   'precisao',
   'conflito',
   'coletas',
+  // LPT Agiltec's name for coletado: the device reads coletado, which its own collection also sets.
+  'possuiColeta',
 ]);
 
 export function fromRemote(remote: RemoteColeta, now: number): LocalColeta {

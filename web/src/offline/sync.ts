@@ -1,8 +1,8 @@
 // The sync engine (SPEC.md section 4, DESIGN.md 'Sync protocol'): download projects, upload every pending
-// record flow by flow, then download each zone's records and merge them. It never loses or duplicates:
+// record flow by flow, then download each zone's records (LPT Agiltec's: each project's) and merge them. It never loses or duplicates:
 // the record id is made on the device and is the upload's idempotency key, and a record is deleted or
 // marked on the device only after the server echoed that very id.
-import type { FlowDefinition } from '@novus/domain/flows/flow';
+import { deviceDownload, type FlowDefinition } from '@novus/domain/flows/flow';
 import type { LocalProjeto, NovusDatabase } from './db';
 import type { LocalColeta, RecordStore, RemoteColeta } from './records';
 
@@ -18,6 +18,8 @@ export interface SyncTransport {
     fotos: { slot: number; blob: Blob }[],
   ): Promise<unknown>;
   getByZona(flow: FlowDefinition, zonaId: string): Promise<RemoteColeta[]>;
+  /** The project's records of a flow the devices download by project (its `byProject` list: LPT Agiltec). */
+  getByProjeto(flow: FlowDefinition, projeto: Pick<LocalProjeto, 'id' | 'nome'>): Promise<RemoteColeta[]>;
   log(message: string, extras: Record<string, unknown>): Promise<void>;
 }
 
@@ -114,9 +116,10 @@ export class SyncEngine {
         uploaded += await this.uploadPending(flow);
       }
       for (const flow of flows) {
-        if (!flow.byZona) continue;
+        const by = deviceDownload(flow);
+        if (by === null) continue;
         current = flow.syncTag;
-        downloaded += await this.downloadByZona(flow, projetos);
+        downloaded += await this.download(flow, by, projetos);
       }
       this.status(SYNC_TEXTS.done);
       return { ok: true, uploaded, downloaded };
@@ -176,14 +179,17 @@ export class SyncEngine {
     return pending.length;
   }
 
-  private async downloadByZona(flow: FlowDefinition, projetos: LocalProjeto[]): Promise<number> {
+  /** Each zone's (or each project's) records of the flow, merged: a record pending on the device stays as it is. */
+  private async download(flow: FlowDefinition, by: 'zona' | 'projeto', projetos: LocalProjeto[]) {
+    const { transport, records } = this.options;
     let count = 0;
     for (const projeto of projetos) {
       if (!projeto.fluxos.includes(flow.key)) continue;
-      for (const zona of projeto.zonas) {
-        const remote = await this.call(() => this.options.transport.getByZona(flow, zona._id));
-        count += await this.options.records.merge(flow, remote);
-      }
+      const lists =
+        by === 'projeto'
+          ? [() => transport.getByProjeto(flow, projeto)]
+          : projeto.zonas.map((zona) => () => transport.getByZona(flow, zona._id));
+      for (const list of lists) count += await records.merge(flow, await this.call(list));
     }
     return count;
   }

@@ -260,6 +260,7 @@ export interface ProjetoRef {
   id: string;
   cliente: string;
   disponivel_interpres: boolean;
+  zonas: string[];
 }
 
 /** A project as the back office's lists name it: by its name (any case) or by its id. */
@@ -270,8 +271,11 @@ export async function findProjeto(
 ): Promise<ProjetoRef | undefined> {
   const where = by === 'id' ? 'id = $1' : 'lower(nome) = lower($1)';
   return (
-    await db.query<ProjetoRef>(`SELECT id, cliente, disponivel_interpres FROM projetos WHERE ${where}`, [
-      value,
-    ])
+    await db.query<ProjetoRef>(
+      `SELECT id, cliente, disponivel_interpres,
+         ARRAY(SELECT z.id::text FROM zonas z WHERE z.projeto = projetos.id) AS zonas
+       FROM projetos WHERE ${where}`,
+      [value],
+    )
   )[0];
 }

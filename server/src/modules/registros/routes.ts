@@ -3,7 +3,7 @@
 // project when the flow declares one, GET /api/{flow}/{id}/fotos, and the photo bytes at /api/fotos/{registro}/{slot}.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ByProjectPath, FlowDefinition } from '@novus/domain/flows/flow';
-import { uploadEnvelopeSchema } from '@novus/domain/flows/flow';
+import { deviceDownload, uploadEnvelopeSchema } from '@novus/domain/flows/flow';
 import { FLOWS } from '@novus/domain/flows/registry';
 import { type Access, ensure, policies } from '../../auth/access.ts';
 import type { Database } from '../../db/database.ts';
@@ -27,7 +27,7 @@ function fotoUrls(row: RegistroRow): string[] {
   return row.fotos.map((slot) => `/api/fotos/${row.id}/${slot}`);
 }
 
-/** One collection of a point that lost the race to the server: who, when, where, what and its photos. */
+/** One collection of a point or list record: who, when, where, what and its photos. */
 function coletaJson(row: RegistroRow) {
   return {
     ...row.dados,
@@ -41,10 +41,23 @@ function coletaJson(row: RegistroRow) {
 }
 
 /**
- * A stored record as the app reads it: the flow's fields plus where, when, who, and its photos' URLs. Points
- * (every flow but the `coleta` ones) also say whether another collection competes with the one shown.
+ * The collections listed under a record: a point lists those competing with its value (in the order they reached
+ * the server); a list's record (LPT Agiltec) may be collected again and again, so it lists every collection,
+ * its current one included, newest first.
  */
-function registroJson(flow: FlowDefinition, row: RegistroRow, coletas: RegistroRow[] = []) {
+function coletasJson(flow: FlowDefinition, row: RegistroRow, competing: RegistroRow[]) {
+  if (flow.lifecycle !== 'lista') return competing.map(coletaJson);
+  return (row.coletado ? [row, ...competing] : competing)
+    .map(coletaJson)
+    .sort((a, b) => (b.dataHora ?? 0) - (a.dataHora ?? 0));
+}
+
+/**
+ * A stored record as the app reads it: the flow's fields plus where, when, who, and its photos' URLs. Points
+ * (every flow but the `coleta` ones) also say whether another collection competes with the one shown, and list
+ * the collections; a list's record says whether it was collected (possuiColeta, SPEC.md section 3).
+ */
+function registroJson(flow: FlowDefinition, row: RegistroRow, competing: RegistroRow[] = []) {
   return {
     ...row.dados,
     _id: row.id,
@@ -63,7 +76,8 @@ function registroJson(flow: FlowDefinition, row: RegistroRow, coletas: RegistroR
     fotos: fotoUrls(row),
     ...(flow.lifecycle === 'coleta'
       ? {}
-      : { conflito: coletas.length > 0, coletas: coletas.map(coletaJson) }),
+      : { conflito: competing.length > 0, coletas: coletasJson(flow, row, competing) }),
+    ...(flow.lifecycle === 'lista' ? { possuiColeta: row.coletado } : {}),
   };
 }
 
@@ -73,6 +87,10 @@ export async function registroRoutes(
 ) {
   const readers = { preHandler: access.allow('administrador', 'supervisor', 'tecnico') };
   const backoffice = { preHandler: access.allow('administrador', 'supervisor', 'interpretador', 'externo') };
+  // Flows the devices download by project (LPT Agiltec) also answer the technicians of the project's zones.
+  const backofficeAndDevices = {
+    preHandler: access.allow('administrador', 'supervisor', 'interpretador', 'externo', 'tecnico'),
+  };
   const uploaders = { preHandler: access.allow('tecnico', 'administrador') };
   const sweeper = new PhotoSweeper(db, blobs);
 
@@ -153,7 +171,9 @@ export async function registroRoutes(
 
     if (flow.byProject) {
       const byProject: ByProjectPath = flow.byProject;
-      app.get<{ Params: { projeto: string } }>(`/api/${byProject.path}`, backoffice, async (request) => {
+      const devices = deviceDownload(flow) === 'projeto';
+      const roles = devices ? backofficeAndDevices : backoffice;
+      app.get<{ Params: { projeto: string } }>(`/api/${byProject.path}`, roles, async (request) => {
         const key =
           byProject.by === 'id'
             ? parseId(request.params.projeto, 'Identificador do projeto')
@@ -161,10 +181,15 @@ export async function registroRoutes(
         const projeto = await findProjeto(db, byProject.by, key);
         if (!projeto) throw notFound('Projeto não encontrado.');
         ensure(
-          policies.readProjeto(access.actor(request), {
-            cliente: projeto.cliente,
-            disponivelInterpres: projeto.disponivel_interpres,
-          }),
+          policies.readRegistrosByProjeto(
+            access.actor(request),
+            {
+              cliente: projeto.cliente,
+              disponivelInterpres: projeto.disponivel_interpres,
+              zonas: projeto.zonas,
+            },
+            devices,
+          ),
         );
         return recordsJson(flow, await listRegistrosByProjeto(db, flow.key, projeto.id));
       });

@@ -1,7 +1,8 @@
 // /projeto/:projetoId/{menuRoute} for every flow (SPEC.md sections 2, 4, 5): [a flow's first step →] map →
 // form. The map shows the flow's records (or the flow's own layer); tapping one opens it, tapping the map
-// chooses a point. Gravar saves on the device and starts again; a flow brings only its fields and rules.
-import { useState } from 'react';
+// chooses a point. A flow may replace the map with a list (LPT Agiltec): its form then takes the GPS position.
+// Gravar saves on the device and starts again; a flow brings only its fields and rules.
+import { useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Alert, Button, Stack, Typography } from '@mui/material';
 import { type FieldValues, useForm, type UseFormReturn } from 'react-hook-form';
@@ -18,6 +19,8 @@ import { useFlowRecords, useProjeto, useWorkInProgress } from './hooks';
 import { type ChosenPoint, MapStep, PICK_POINT } from './MapStep';
 import { PhotoSlots } from './PhotoSlots';
 import { ProjetoNotFound } from './ProjetoNotFound';
+import { canSaveAtRefreshedLocation, REFRESH_LOCATION } from './refreshed-location';
+import { RefreshLocation } from './RefreshLocation';
 import { SavedNotice } from './SavedNotice';
 import { saveRecord, slotsOf } from './save-record';
 
@@ -33,24 +36,30 @@ interface Props {
 function useOwnRecordsLayer(
   flow: FlowDefinition,
   ui: FlowUi,
-  projetoId: string,
+  records: readonly LocalColeta[],
   open: (record: LocalColeta) => void,
-): MapLayer & { reload: () => void } {
-  const { records, reload } = useFlowRecords(flow, projetoId);
+): MapLayer {
+  // A flow chosen from a list draws no map: its thousands of records are not turned into points.
+  const points = useMemo(
+    () =>
+      ui.ChooseStep
+        ? []
+        : records.map((record) => ({
+            id: record.id,
+            lat: record.coordenadas.lat,
+            lng: record.coordenadas.lng,
+            label: flow.labels.record,
+            ...ui.marker(record),
+          })),
+    [records, flow, ui],
+  );
   return {
-    points: records.map((record) => ({
-      id: record.id,
-      lat: record.coordenadas.lat,
-      lng: record.coordenadas.lng,
-      label: flow.labels.record,
-      ...ui.marker(record),
-    })),
+    points,
     onPointClick: (id) => {
       const record = records.find((candidate) => candidate.id === id);
       if (record) open(record);
     },
     ready: true,
-    reload,
   };
 }
 
@@ -69,6 +78,8 @@ export function FlowWizard({ flow, ui }: Props) {
   const [step, setStep] = useState(0);
   const [base, setBase] = useState<FieldValues>(ui.initialValues);
   const [point, setPoint] = useState<ChosenPoint | null>(null);
+  /** 'Atualizar localização' was pressed for this collection (flows chosen from a list). */
+  const [refreshed, setRefreshed] = useState(false);
   const [editing, setEditing] = useState<LocalColeta | null>(null);
   const [fotos, setFotos] = useState<(Blob | null)[]>(() => slotsOf(flow, null));
   const [alert, setAlert] = useState<string | null>(null);
@@ -78,24 +89,36 @@ export function FlowWizard({ flow, ui }: Props) {
     resolver: domainResolver(flow.dados),
   });
 
+  const { ChooseStep } = ui;
   const open = (record: LocalColeta) => {
     // A record already collected and on the server is only shown on its screen (corrections go through the
-    // back office); a preloaded point not yet collected opens for collection.
-    if (record.sincronizadoEm && (flow.lifecycle === 'coleta' || record.coletado)) {
+    // back office); a preloaded point not yet collected opens for collection. A list's record (LPT Agiltec)
+    // may be collected again: the server keeps every collection.
+    if (
+      record.sincronizadoEm &&
+      (flow.lifecycle === 'coleta' || (flow.lifecycle === 'ponto' && record.coletado))
+    ) {
       navigate(`/${flow.recordPath}/${encodeURIComponent(record.id)}`);
       return;
     }
     setEditing(record);
-    setPoint({
-      ...record.coordenadas,
-      ...(record.precisao !== undefined ? { precisao: record.precisao } : {}),
-    });
+    // A record chosen from a list takes its position from 'Atualizar localização', every time.
+    setPoint(
+      ChooseStep
+        ? null
+        : {
+            ...record.coordenadas,
+            ...(record.precisao !== undefined ? { precisao: record.precisao } : {}),
+          },
+    );
+    setRefreshed(false);
     form.reset(valuesOf(ui.initialValues(), record.dados));
     setFotos(slotsOf(flow, record));
     setAlert(null);
     setStep(formStep);
   };
-  const own = useOwnRecordsLayer(flow, ui, projetoId, open);
+  const { records: flowRecords, reload } = useFlowRecords(flow, projetoId);
+  const own = useOwnRecordsLayer(flow, ui, flowRecords, open);
   const flowLayer = ui.useMapLayer?.({ projetoId, form: form as UseFormReturn<FieldValues> });
   const layer = flowLayer ?? own;
 
@@ -106,6 +129,7 @@ export function FlowWizard({ flow, ui }: Props) {
     setBase(values);
     setEditing(null);
     setPoint(null);
+    setRefreshed(false);
     setFotos(slotsOf(flow, null));
     setAlert(null);
     setStep(nextStep);
@@ -133,7 +157,7 @@ export function FlowWizard({ flow, ui }: Props) {
     if (flow.lifecycle !== 'coleta') {
       // A point drawn on the map exists from now on: not collected, added in the app (SPEC.md section 4).
       const drawn = await records.addPoint(flow, projeto.id, point);
-      own.reload();
+      reload();
       setEditing(drawn);
     }
     setStep(formStep);
@@ -141,8 +165,8 @@ export function FlowWizard({ flow, ui }: Props) {
 
   const save = form.handleSubmit(
     async (values) => {
-      if (point === null) {
-        setAlert(PICK_POINT);
+      if (point === null || (ChooseStep && !canSaveAtRefreshedLocation({ point, refreshed }))) {
+        setAlert(ChooseStep ? REFRESH_LOCATION : PICK_POINT);
         return;
       }
       if (ui.confirmSave && !window.confirm(ui.confirmSave)) return;
@@ -157,7 +181,7 @@ export function FlowWizard({ flow, ui }: Props) {
           tecnico: session?.nome,
           values,
         });
-        own.reload();
+        reload();
         if (firstStep) startOver(ui.initialValues(), 0);
         else toMap();
         setSaved(true);
@@ -172,7 +196,7 @@ export function FlowWizard({ flow, ui }: Props) {
     if (!editing || !window.confirm(flow.deleteConfirm)) return;
     try {
       await records.deleteRecord(flow, editing.id);
-      own.reload();
+      reload();
       toMap();
     } catch (error) {
       setAlert(error instanceof Error ? error.message : String(error));
@@ -190,11 +214,14 @@ export function FlowWizard({ flow, ui }: Props) {
       ? !isInZonas(point, projeto.zonas)
       : false;
   const canClear = flow.lifecycle === 'coleta';
+  const canSave = ChooseStep ? canSaveAtRefreshedLocation({ point, refreshed }) : true;
   const stepTitle =
     step === 0 && ui.FirstStep
       ? (ui.firstStepTitle ?? flow.labels.record)
       : step === mapStep
-        ? 'Coordenadas'
+        ? ChooseStep
+          ? (ui.chooseStepTitle ?? 'Escolha o registro')
+          : 'Coordenadas'
         : editing && editing.coletado !== false && flow.lifecycle === 'coleta'
           ? `Alterar ${flow.labels.record.toLowerCase()}`
           : ui.formTitle;
@@ -211,7 +238,14 @@ export function FlowWizard({ flow, ui }: Props) {
 
       {step === 0 && FirstStep && <FirstStep choose={(values) => startOver(values, mapStep)} />}
 
-      {step === mapStep && (
+      {/* Kept mounted while the form is open, so the list comes back with its filters after Gravar. */}
+      {ChooseStep && (
+        <div hidden={step !== mapStep}>
+          <ChooseStep projetoId={projeto.id} records={flowRecords} open={open} />
+        </div>
+      )}
+
+      {step === mapStep && !ChooseStep && (
         <MapStep
           projeto={projeto}
           geo={geo}
@@ -243,6 +277,17 @@ export function FlowWizard({ flow, ui }: Props) {
             <Alert severity="error">{form.formState.errors.root.message}</Alert>
           )}
           <Fields form={form} record={editing} />
+          {ChooseStep && (
+            <RefreshLocation
+              geo={geo}
+              point={refreshed ? point : null}
+              onRefresh={(taken) => {
+                setPoint(taken);
+                setRefreshed(true);
+                setAlert(null);
+              }}
+            />
+          )}
           {ui.movedField && editing?.carregadoBackoffice && (
             <Button variant="outlined" disabled={!geo.position} onClick={moveHere}>
               Atualizar coordenadas para minha localização
@@ -257,7 +302,7 @@ export function FlowWizard({ flow, ui }: Props) {
       )}
 
       <ActionBar>
-        {step === mapStep && (
+        {step === mapStep && !ChooseStep && (
           <Button
             key="coordenadas"
             variant="contained"
@@ -273,12 +318,12 @@ export function FlowWizard({ flow, ui }: Props) {
             variant="contained"
             type="submit"
             form={`${flow.key}-form`}
-            disabled={form.formState.isSubmitting}
+            disabled={form.formState.isSubmitting || !canSave}
           >
             Gravar
           </Button>
         )}
-        {(canClear || step === 0) && (
+        {(canClear || (step === 0 && !ChooseStep)) && (
           <Button variant="outlined" onClick={step === formStep ? clearForm : () => startOver(base, step)}>
             Limpar
           </Button>
