@@ -4,14 +4,15 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTestContext,
+  createCliente,
   createUser,
   fakeJpeg,
   FORM,
   formBody,
   loginCookie,
-  multipart,
   sample,
   type TestContext,
+  uploadRecord,
 } from './support/test-app.ts';
 
 // Inside 'Zona Centro' of docs/samples/zoneamento-curitiba.kml.
@@ -32,18 +33,8 @@ describe('Vegetação and Grupo A uploads', () => {
   let supervisorA: string;
   let projeto: { _id: string; zonas: { _id: string; label: string }[] };
 
-  const upload = (path: string, fields: Record<string, string>, fotos: Buffer[] = [], cookie = tecnico) => {
-    const body = multipart(
-      fields,
-      fotos.map((data, i) => ({ field: 'fotos', filename: `${i}.jpg`, contentType: 'image/jpeg', data })),
-    );
-    return ctx.app.inject({
-      method: 'POST',
-      url: `/api/${path}`,
-      headers: { ...body.headers, cookie },
-      payload: body.payload,
-    });
-  };
+  const upload = (path: string, fields: Record<string, string>, fotos: Buffer[] = [], cookie = tecnico) =>
+    uploadRecord(ctx.app, path, fields, { fotos, cookie });
   const get = (url: string, cookie = tecnico) => ctx.app.inject({ method: 'GET', url, headers: { cookie } });
   const rows = async (fluxo: string) =>
     (
@@ -53,17 +44,8 @@ describe('Vegetação and Grupo A uploads', () => {
   beforeAll(async () => {
     ctx = await createTestContext();
     const admin = await loginCookie(ctx.app, (await createUser(ctx.db, { roles: ['administrador'] })).login);
-    const cliente = async (nome: string) =>
-      (
-        await ctx.app.inject({
-          method: 'POST',
-          url: '/api/cliente',
-          headers: { cookie: admin },
-          payload: { nome },
-        })
-      ).json()._id as string;
-    const clienteA = await cliente('Copel');
-    const clienteB = await cliente('Celesc');
+    const clienteA = await createCliente(ctx.app, admin, 'Copel');
+    const clienteB = await createCliente(ctx.app, admin, 'Celesc');
     projeto = (
       await ctx.app.inject({
         method: 'POST',

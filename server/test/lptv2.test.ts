@@ -4,14 +4,15 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTestContext,
+  createCliente,
   createUser,
   fakeJpeg,
   FORM,
   formBody,
   loginCookie,
-  multipart,
   sample,
   type TestContext,
+  uploadRecord,
 } from './support/test-app.ts';
 
 const DATA_HORA = Date.UTC(2026, 10, 22, 14, 30);
@@ -48,18 +49,8 @@ describe('LPT Agiltec: list by project, collect, collect again', () => {
     if (!found) throw new Error(`OS ${os} not listed`);
     return found;
   };
-  const coletar = (fields: Record<string, string>, fotos: Buffer[], cookie = ana) => {
-    const body = multipart(
-      fields,
-      fotos.map((data, i) => ({ field: 'fotos', filename: `${i}.jpg`, contentType: 'image/jpeg', data })),
-    );
-    return ctx.app.inject({
-      method: 'POST',
-      url: '/api/lptv2',
-      headers: { ...body.headers, cookie },
-      payload: body.payload,
-    });
-  };
+  const coletar = (fields: Record<string, string>, fotos: Buffer[], cookie = ana) =>
+    uploadRecord(ctx.app, 'lptv2', fields, { fotos, cookie });
   const coleta = (id: string, extra: Record<string, string> = {}) => ({
     id,
     coletaId: crypto.randomUUID(),
@@ -77,14 +68,7 @@ describe('LPT Agiltec: list by project, collect, collect again', () => {
   beforeAll(async () => {
     ctx = await createTestContext();
     admin = await loginCookie(ctx.app, (await createUser(ctx.db, { roles: ['administrador'] })).login);
-    const cliente = (
-      await ctx.app.inject({
-        method: 'POST',
-        url: '/api/cliente',
-        headers: { cookie: admin },
-        payload: { nome: 'Agiltec' },
-      })
-    ).json()._id;
+    const cliente = await createCliente(ctx.app, admin, 'Agiltec');
     const criar = async (fields: Record<string, string | string[]>) => {
       const response = await ctx.app.inject({
         method: 'POST',

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   createTestContext,
+  createCliente,
   createUser,
   fakeJpeg,
   FORM,
@@ -14,6 +15,7 @@ import {
   multipart,
   sample,
   type TestContext,
+  uploadRecord,
 } from './support/test-app.ts';
 
 // Inside 'Zona Centro' of docs/samples/zoneamento-curitiba.kml.
@@ -55,18 +57,8 @@ describe('points: preloaded, collected, collected twice', () => {
   };
   let centro: string;
 
-  const upload = (apiPath: string, fields: Record<string, string>, fotos: Buffer[] = [], cookie = ana) => {
-    const body = multipart(
-      fields,
-      fotos.map((data, i) => ({ field: 'fotos', filename: `${i}.jpg`, contentType: 'image/jpeg', data })),
-    );
-    return ctx.app.inject({
-      method: 'POST',
-      url: `/api/${apiPath}`,
-      headers: { ...body.headers, cookie },
-      payload: body.payload,
-    });
-  };
+  const upload = (apiPath: string, fields: Record<string, string>, fotos: Buffer[] = [], cookie = ana) =>
+    uploadRecord(ctx.app, apiPath, fields, { fotos, cookie });
   const get = async (url: string, cookie = admin) => {
     const response = await ctx.app.inject({ method: 'GET', url, headers: { cookie } });
     expect(response.statusCode, `${url}: ${response.body}`).toBe(200);
@@ -107,14 +99,7 @@ describe('points: preloaded, collected, collected twice', () => {
   beforeAll(async () => {
     ctx = await createTestContext();
     admin = await loginCookie(ctx.app, (await createUser(ctx.db, { roles: ['administrador'] })).login);
-    const cliente = (
-      await ctx.app.inject({
-        method: 'POST',
-        url: '/api/cliente',
-        headers: { cookie: admin },
-        payload: { nome: 'Copel' },
-      })
-    ).json()._id;
+    const cliente = await createCliente(ctx.app, admin, 'Copel');
     const criar = async (fields: Record<string, string | string[]>) => {
       const response = await ctx.app.inject({
         method: 'POST',

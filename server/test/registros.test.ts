@@ -2,14 +2,15 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTestContext,
+  createCliente,
   createUser,
   fakeJpeg,
   FORM,
   formBody,
   loginCookie,
-  multipart,
   sample,
   type TestContext,
+  uploadRecord,
 } from './support/test-app.ts';
 
 // Inside 'Zona Centro' of docs/samples/zoneamento-curitiba.kml.
@@ -44,23 +45,7 @@ describe('uploads of collected records (units and poles)', () => {
     fotos: Buffer[] = [],
     cookie = tecnico,
     names?: string[],
-  ) => {
-    const body = multipart(
-      fields,
-      fotos.map((data, i) => ({
-        field: 'fotos',
-        filename: names?.[i] ?? `${i}.jpg`,
-        contentType: 'image/jpeg',
-        data,
-      })),
-    );
-    return ctx.app.inject({
-      method: 'POST',
-      url: `/api/${path}`,
-      headers: { ...body.headers, cookie },
-      payload: body.payload,
-    });
-  };
+  ) => uploadRecord(ctx.app, path, fields, { fotos, cookie, ...(names ? { names } : {}) });
   const count = async (table: string) =>
     (await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`))[0]?.n ?? -1;
 
@@ -68,22 +53,8 @@ describe('uploads of collected records (units and poles)', () => {
     ctx = await createTestContext();
     const adminUser = await createUser(ctx.db, { roles: ['administrador'] });
     admin = await loginCookie(ctx.app, adminUser.login);
-    const clienteA = (
-      await ctx.app.inject({
-        method: 'POST',
-        url: '/api/cliente',
-        headers: { cookie: admin },
-        payload: { nome: 'A' },
-      })
-    ).json()._id;
-    const clienteB = (
-      await ctx.app.inject({
-        method: 'POST',
-        url: '/api/cliente',
-        headers: { cookie: admin },
-        payload: { nome: 'B' },
-      })
-    ).json()._id;
+    const clienteA = await createCliente(ctx.app, admin, 'A');
+    const clienteB = await createCliente(ctx.app, admin, 'B');
     projeto = (
       await ctx.app.inject({
         method: 'POST',

@@ -121,4 +121,42 @@ export function formBody(fields: Record<string, string | string[]>): string {
 
 export const FORM = { 'content-type': 'application/x-www-form-urlencoded' } as const;
 
+import { multipart } from './multipart.ts';
+
 export { fakeJpeg, multipart, type MultipartFile } from './multipart.ts';
+
+/** POST /api/{apiPath} as the app sends a record: its fields, then its photos under 'fotos' named by slot. */
+export function uploadRecord(
+  app: FastifyInstance,
+  apiPath: string,
+  fields: Record<string, string>,
+  { fotos = [], cookie, names }: { fotos?: Buffer[]; cookie: string; names?: string[] },
+) {
+  const body = multipart(
+    fields,
+    fotos.map((data, i) => ({
+      field: 'fotos',
+      filename: names?.[i] ?? `${i}.jpg`,
+      contentType: 'image/jpeg',
+      data,
+    })),
+  );
+  return app.inject({
+    method: 'POST',
+    url: `/api/${apiPath}`,
+    headers: { ...body.headers, cookie },
+    payload: body.payload,
+  });
+}
+
+/** A client made through the API; its id. */
+export async function createCliente(app: FastifyInstance, cookie: string, nome: string): Promise<string> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/cliente',
+    headers: { cookie },
+    payload: { nome },
+  });
+  if (response.statusCode !== 201) throw new Error(`cliente: ${response.statusCode} ${response.body}`);
+  return (response.json() as { _id: string })._id;
+}
