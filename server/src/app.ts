@@ -23,6 +23,7 @@ import { AppError } from './errors.ts';
 import { clienteRoutes } from './modules/clientes/routes.ts';
 import { loggerRoutes } from './modules/logger/routes.ts';
 import { projetoRoutes } from './modules/projetos/routes.ts';
+import { exportRoutes } from './modules/export/routes.ts';
 import { registroRoutes } from './modules/registros/routes.ts';
 import { usuarioRoutes } from './modules/usuarios/routes.ts';
 import type { BlobStore } from './storage/blob-store.ts';
@@ -109,6 +110,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(projetoRoutes, { db, access });
   await app.register(usuarioRoutes, { db, access });
   await app.register(registroRoutes, { db, access, blobs: options.blobs });
+  await app.register(exportRoutes, { db, access, blobs: options.blobs });
   await app.register(loggerRoutes, { db });
 
   if (options.tilesDir) {

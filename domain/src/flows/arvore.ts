@@ -2,6 +2,7 @@
 import { listField } from '../form-fields.ts';
 import { z } from '../zod.ts';
 import { decimalText, type FlowDefinition, optionalText } from './flow.ts';
+import { campo, producaoCsv, registrosCsv } from '../export/columns.ts';
 
 export const REDES = ['Baixa Tensão', 'Média Tensão', 'Ramal de Serviço'] as const;
 export type Rede = (typeof REDES)[number];
@@ -36,6 +37,24 @@ export const arvoreDadosSchema = arvoreCamposSchema.transform((arvore) => ({
   distanciaRedeMT: redeMarcada(arvore, 'Média Tensão') ? arvore.distanciaRedeMT : '',
 }));
 
+/** Contact and projection flags per network type (SPEC.md 9). */
+const flags = (header: string, lista: 'contatoRede' | 'projecaoRede') =>
+  REDES.map((rede, index) => ({
+    header: `${header}_${['BT', 'MT', 'RAMAL'][index]}`,
+    valor: { contem: lista, valor: rede },
+  }));
+
+const COLUNAS_ARVORE = [
+  ...flags('CONTATO', 'contatoRede'),
+  ...flags('PROJECAO', 'projecaoRede'),
+  campo('DISTANCIA_REDE_BT', 'distanciaRedeBT'),
+  campo('DISTANCIA_REDE_MT', 'distanciaRedeMT'),
+  campo('DIAMETRO_TRONCO', 'diametroTronco'),
+  campo('FENOTIPO', 'fenotipo'),
+  campo('ALTURA', 'altura'),
+  campo('OBSERVACAO', 'observacao'),
+];
+
 export const arvoreFlow = {
   key: 'arvore',
   labels: { menu: 'Vegetação', form: 'Árvore', banner: 'Vegetação', record: 'Vegetação' },
@@ -56,5 +75,13 @@ export const arvoreFlow = {
   deleteConfirm: 'Confirma exclusão da vegetação?',
   lifecycle: 'coleta',
   numbered: false,
+  exports: {
+    csv: [
+      registrosCsv('vegetacao', 'Vegetação (coleta)', COLUNAS_ARVORE),
+      producaoCsv('vegetacao-producao', 'Vegetação (produção)'),
+    ],
+    kml: { label: 'Vegetação', cor: '#1b5e20', nome: { campo: 'fenotipo' }, zip: false },
+    colunas: COLUNAS_ARVORE,
+  },
   dados: arvoreDadosSchema,
 } satisfies FlowDefinition<typeof arvoreDadosSchema>;

@@ -14,6 +14,7 @@ import {
   positionKey,
   toPreloaded,
 } from './preload.ts';
+import { campo, registrosCsv, simNao } from '../export/columns.ts';
 
 export { BDGD_ATIVOS };
 
@@ -31,6 +32,14 @@ const pontoBdgdJson = z.object({
   ativo: pontoText,
   sequencial: z.coerce.number().int().min(1).optional(),
 });
+
+const COLUNAS_BDGD = [
+  campo('SEQUENCIAL', 'sequencial'),
+  campo('ATIVO', 'ativo'),
+  campo('ID_CONCESSIONARIA', 'idConcessionaria'),
+  simNao('COORDENADAS_ATUALIZADAS', 'coordenadasAtualizadas'),
+  campo('OBSERVACAO', 'observacao'),
+];
 
 export const bdgdFlow = {
   key: 'bdgd',
@@ -65,6 +74,11 @@ export const bdgdFlow = {
     },
     json: pontoJson(pontoBdgdJson),
     key: (ponto) => `${field(ponto, 'idConcessionaria')}|${field(ponto, 'ativo')}|${positionKey(ponto)}`,
+  },
+  exports: {
+    csv: [registrosCsv('bdgd', 'BDGD', COLUNAS_BDGD)],
+    kml: { label: 'BDGD', cor: '#00bcd4', nome: { campo: 'sequencial' }, zip: true },
+    colunas: COLUNAS_BDGD,
   },
   dados: bdgdDadosSchema,
 } satisfies FlowDefinition<typeof bdgdDadosSchema>;

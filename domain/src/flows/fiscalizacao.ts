@@ -12,6 +12,7 @@ import {
   positionKey,
   toPreloaded,
 } from './preload.ts';
+import { campo, registrosCsv } from '../export/columns.ts';
 
 /** The original values a project file carries, in the groups the form shows (pole, equipment, meter). */
 export const FISCALIZACAO_GRUPOS = [
@@ -77,6 +78,19 @@ const pontoFiscalizacaoJson = z.object({
   ),
 });
 
+const header = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase();
+
+/** Each inspected field twice: the original value and the corrected one (SPEC.md 9). */
+const COLUNAS_FISCALIZACAO = [
+  ...FISCALIZACAO_GRUPOS.flatMap((grupo) =>
+    grupo.campos.flatMap(({ campo: name }) => [
+      campo(header(name), name),
+      campo(`${header(name)}_CORRIGIDO`, correcaoField(name)),
+    ]),
+  ),
+  campo('OBSERVACAO', 'observacao'),
+];
+
 export const fiscalizacaoFlow = {
   key: 'fiscalizacao',
   labels: { menu: 'Fiscalização', form: 'Fiscalização', banner: 'Fiscalização', record: 'Fiscalização' },
@@ -111,6 +125,11 @@ export const fiscalizacaoFlow = {
     },
     json: pontoJson(pontoFiscalizacaoJson),
     key: (ponto) => `${field(ponto, 'placa')}|${positionKey(ponto)}`,
+  },
+  exports: {
+    csv: [registrosCsv('fiscalizacao', 'Fiscalização', COLUNAS_FISCALIZACAO)],
+    kml: { label: 'Fiscalização', cor: '#0d47a1', nome: { campo: 'placa' }, zip: false },
+    colunas: COLUNAS_FISCALIZACAO,
   },
   dados: fiscalizacaoDadosSchema,
 } satisfies FlowDefinition<typeof fiscalizacaoDadosSchema>;

@@ -1,6 +1,7 @@
 // What every flow declares once (DESIGN.md 'The flow registry'): the server routes, the sync engine, the menu,
 // the galleries and the exports iterate over these declarations instead of copying code per flow.
 import type { Fluxo } from './keys.ts';
+import type { FlowExports } from '../export/columns.ts';
 import { emptyToUndefined } from '../form-fields.ts';
 import { z } from '../zod.ts';
 import { isInBrazil } from '../geo/brazil.ts';
@@ -97,6 +98,8 @@ export interface FlowDefinition<
   /** The server numbers the flow's new records (`sequencial` = max in the project + 1: BDGD). */
   numbered: boolean;
   preload?: Preload;
+  /** Its CSV files, its KML layer and the columns they carry (the Extrator and the reports). */
+  exports: FlowExports;
   /** The flow's own fields, validated on the form and on upload. */
   dados: Dados;
 }

@@ -2,6 +2,7 @@
 import { booleanField } from '../form-fields.ts';
 import { z } from '../zod.ts';
 import { type FlowDefinition, optionalText, requiredText } from './flow.ts';
+import { campo, registrosCsv, simNao } from '../export/columns.ts';
 
 export const grupoADadosSchema = z.object({
   uc: requiredText('A UC é obrigatória.', 100),
@@ -10,6 +11,14 @@ export const grupoADadosSchema = z.object({
   levantamentoAutorizado: booleanField(),
   observacao: optionalText(2000),
 });
+
+const COLUNAS_GRUPO_A = [
+  campo('UC', 'uc'),
+  campo('MEDIDOR', 'medidor'),
+  simNao('LEVANTAMENTO_ACOMPANHADO', 'levantamentoAcompanhado'),
+  simNao('LEVANTAMENTO_AUTORIZADO', 'levantamentoAutorizado'),
+  campo('OBSERVACAO', 'observacao'),
+];
 
 export const grupoAFlow = {
   key: 'grupoA',
@@ -31,5 +40,10 @@ export const grupoAFlow = {
   deleteConfirm: 'Confirma exclusão do item?',
   lifecycle: 'coleta',
   numbered: false,
+  exports: {
+    csv: [registrosCsv('grupo-a', 'Grupo A', COLUNAS_GRUPO_A)],
+    kml: { label: 'Grupo A', cor: '#6a1b9a', nome: { campo: 'uc' }, zip: false },
+    colunas: COLUNAS_GRUPO_A,
+  },
   dados: grupoADadosSchema,
 } satisfies FlowDefinition<typeof grupoADadosSchema>;

@@ -12,6 +12,7 @@ import {
   positionKey,
   toPreloaded,
 } from './preload.ts';
+import { campo, registrosCsv, simNao } from '../export/columns.ts';
 
 export const ESCOLHA_UM_ITEM = 'POR FAVOR ESCOLHA UM DOS ITENS';
 export const CONFIRMA_FOTOS =
@@ -64,6 +65,19 @@ const pontoIpJson = z.object({
   quantidadeCompartilhamento: z.coerce.number().int().min(0).default(0),
 });
 
+const COLUNAS_IP = [
+  campo('ID_CONCESSIONARIA', 'idConcessionaria'),
+  campo('ID_CIRCUITO', 'idCircuito'),
+  simNao('POSSUI_USO_MUTUO', 'possuiUsoMutuo'),
+  simNao('POSSUI_IP', 'possuiIP'),
+  simNao('NAO_POSSUI_IP_OU_USO_MUTUO', 'naoPossuiIPouUsoMutuo'),
+  simNao('POSSUI_IRREGULARIDADE', 'possuiIrregularidade'),
+  simNao('POSSUI_ANOMALIA_POSTE', 'possuiAnomaliaPoste'),
+  simNao('BDGD', 'bdgd'),
+  campo('QUANTIDADE_COMPARTILHAMENTO', 'quantidadeCompartilhamento'),
+  campo('OBSERVACAO', 'observacao'),
+];
+
 export const ipFlow = {
   key: 'ip',
   labels: {
@@ -97,6 +111,11 @@ export const ipFlow = {
     parse: async (text) => (await pointFiles()).parseIpPoints(text).map(toPreloaded),
     json: pontoJson(pontoIpJson),
     key: (ponto) => `${field(ponto, 'idConcessionaria')}|${positionKey(ponto)}`,
+  },
+  exports: {
+    csv: [registrosCsv('ip', 'Uso Mútuo/IP', COLUNAS_IP, { porTecnico: true })],
+    kml: { label: 'Uso Mútuo/IP', cor: '#2e7d32', nome: { campo: 'idConcessionaria' }, zip: false },
+    colunas: COLUNAS_IP,
   },
   dados: ipDadosSchema,
 } satisfies FlowDefinition<typeof ipDadosSchema>;

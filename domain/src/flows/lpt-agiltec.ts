@@ -4,6 +4,7 @@ import { LPT_AGILTEC_COLUMNS } from '../geo/point-columns.ts';
 import { z } from '../zod.ts';
 import { type FlowDefinition, optionalText, requiredText } from './flow.ts';
 import { field, pointFiles, pontoJson, pontoText, toPreloaded } from './preload.ts';
+import { campo, registrosCsv } from '../export/columns.ts';
 
 export const POSSUI_CASA = ['Sim', 'Não', 'Em construção'] as const;
 
@@ -22,6 +23,15 @@ const pontoLptAgiltecJson = z.object({
     z.string().min(1, 'os é obrigatório.'),
   ),
 });
+
+const COLUNAS_LPT_AGILTEC = [
+  ...LPT_AGILTEC_COLUMNS.map((name) => campo(name.replace(/(\d)$/, '_$1').toUpperCase(), name)),
+  campo('TELEFONE_ATUALIZADO', 'telefoneAtualizado'),
+  campo('EMAIL_ATUALIZADO', 'emailAtualizado'),
+  campo('POSSUI_CASA', 'possuiCasa'),
+  campo('CONFIGURA_MORADIA', 'configuraMoradia'),
+  campo('OBSERVACAO', 'observacao'),
+];
 
 export const lptAgiltecFlow = {
   key: 'lpt2',
@@ -51,6 +61,11 @@ export const lptAgiltecFlow = {
     parse: async (text) => (await pointFiles()).parseLptAgiltecPoints(text).map(toPreloaded),
     json: pontoJson(pontoLptAgiltecJson),
     key: (ponto) => field(ponto, 'os'),
+  },
+  exports: {
+    csv: [registrosCsv('lpt-agiltec', 'LPT Agiltec', COLUNAS_LPT_AGILTEC)],
+    kml: { label: 'LPT Agiltec', cor: '#5d4037', nome: { campo: 'nome' }, zip: false },
+    colunas: COLUNAS_LPT_AGILTEC,
   },
   dados: lptAgiltecDadosSchema,
 } satisfies FlowDefinition<typeof lptAgiltecDadosSchema>;

@@ -2,6 +2,7 @@
 import { booleanField } from '../form-fields.ts';
 import { z } from '../zod.ts';
 import { type FlowDefinition, optionalText } from './flow.ts';
+import { campo, registrosCsv, simNao } from '../export/columns.ts';
 
 export const lptDadosSchema = z.object({
   listaConcessionaria: booleanField(),
@@ -17,6 +18,12 @@ export const lptDadosSchema = z.object({
   ),
   observacao: optionalText(2000),
 });
+
+const COLUNAS_LPT = [
+  simNao('LISTA_CONCESSIONARIA', 'listaConcessionaria'),
+  campo('QTD_CASAS', 'qtdCasas'),
+  campo('OBSERVACAO', 'observacao'),
+];
 
 export const lptFlow = {
   key: 'lpt',
@@ -38,5 +45,10 @@ export const lptFlow = {
   deleteConfirm: 'Confirma exclusão do ponto?',
   lifecycle: 'ponto',
   numbered: false,
+  exports: {
+    csv: [registrosCsv('lpt', 'LPT', COLUNAS_LPT)],
+    kml: { label: 'LPT', cor: '#ef6c00', nome: { campo: 'qtdCasas' }, zip: false },
+    colunas: COLUNAS_LPT,
+  },
   dados: lptDadosSchema,
 } satisfies FlowDefinition<typeof lptDadosSchema>;

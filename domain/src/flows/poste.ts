@@ -9,6 +9,7 @@ import {
 import { booleanField } from '../form-fields.ts';
 import { z } from '../zod.ts';
 import { type FlowDefinition, optionalText } from './flow.ts';
+import { campo, registrosCsv, simNao } from '../export/columns.ts';
 
 export const posteDadosSchema = z
   .object({
@@ -27,6 +28,19 @@ export const posteDadosSchema = z
     path: ['observacao'],
   });
 export type PosteDados = z.infer<typeof posteDadosSchema>;
+
+const QTD_DROP = { header: 'QTD_DROP', valor: { derivado: 'qtdDrop' } } as const;
+
+const COLUNAS_POSTE = [
+  campo('TIPO', 'tipo'),
+  campo('ALTURA', 'altura'),
+  campo('CARGA', 'carga'),
+  campo('TIPO_REDE_ELETRICA', 'tipoRedeEletrica'),
+  simNao('ATERRAMENTO', 'aterramento'),
+  campo('EQUIPAMENTO_REDE_ENERGIA', 'equipamentoRedeEnergia'),
+  QTD_DROP,
+  campo('OBSERVACAO', 'observacao'),
+];
 
 export const posteFlow = {
   key: 'poste',
@@ -48,5 +62,17 @@ export const posteFlow = {
   deleteConfirm: 'Confirma exclusão do poste?',
   lifecycle: 'coleta',
   numbered: false,
+  exports: {
+    csv: [
+      registrosCsv('postes', 'Postes', COLUNAS_POSTE),
+      registrosCsv('postes-simplificado', 'Postes simplificado', [
+        campo('TIPO', 'tipo'),
+        campo('ALTURA', 'altura'),
+        QTD_DROP,
+      ]),
+    ],
+    kml: { label: 'Postes', cor: '#c62828', nome: { registro: 'tecnico' }, zip: false },
+    colunas: COLUNAS_POSTE,
+  },
   dados: posteDadosSchema,
 } satisfies FlowDefinition<typeof posteDadosSchema>;

@@ -3,6 +3,7 @@ import { TIPOS_EDIFICACAO, TIPOS_IMOVEL, TIPOS_UNIDADE } from '../lists/unidade.
 import { emptyToUndefined } from '../form-fields.ts';
 import { z } from '../zod.ts';
 import { type FlowDefinition, optionalText } from './flow.ts';
+import { campo, registrosCsv } from '../export/columns.ts';
 
 const digits = /^\d+$/;
 
@@ -62,6 +63,24 @@ export const unidadeDadosSchema = z
   });
 export type UnidadeDados = z.infer<typeof unidadeDadosSchema>;
 
+const COLUNAS_UNIDADE = [
+  campo('TIPO_UNIDADE', 'tipoUnidade'),
+  campo('TIPO_EDIFICACAO', 'tipoEdificacao'),
+  campo('TIPO_IMOVEL', 'tipoImovel'),
+  campo('NUMERO', 'numero'),
+  campo('COMPLEMENTO_NUMERO', 'complementoNumero'),
+  campo('COMPLEMENTO1', 'complemento1'),
+  campo('COMPLEMENTO2', 'complemento2'),
+  campo('COMPLEMENTO3', 'complemento3'),
+  campo('QUANTIDADE', 'quantidade'),
+  campo('NOME_EDIFICIO', 'nomeEdificio'),
+  campo('NOME_BLOCO', 'nomeBloco'),
+  campo('TOTAL_ANDARES', 'totalAndares'),
+  campo('APTOS_POR_ANDAR', 'aptosPorAndar'),
+  campo('POSTE', 'drop'),
+  campo('OBSERVACAO', 'observacao'),
+];
+
 export const unidadeFlow = {
   key: 'hc',
   labels: { menu: 'Unidade', form: 'Unidade', banner: 'Unidades', record: 'Unidade' },
@@ -82,5 +101,10 @@ export const unidadeFlow = {
   deleteConfirm: 'Confirma exclusão da unidade?',
   lifecycle: 'coleta',
   numbered: false,
+  exports: {
+    csv: [registrosCsv('unidades', 'Unidades', COLUNAS_UNIDADE)],
+    kml: { label: 'Unidades', cor: '#1565c0', nome: { campo: 'numero' }, zip: false },
+    colunas: COLUNAS_UNIDADE,
+  },
   dados: unidadeDadosSchema,
 } satisfies FlowDefinition<typeof unidadeDadosSchema>;

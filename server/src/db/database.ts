@@ -3,7 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { postgis } from '@electric-sql/pglite-postgis';
+import type { Readable } from 'node:stream';
 import pg from 'pg';
+import Cursor from 'pg-cursor';
+import { to as copyTo } from 'pg-copy-streams';
 
 export interface Queryable {
   query<Row>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
@@ -11,6 +14,16 @@ export interface Queryable {
 
 export interface Database extends Queryable {
   readonly engine: 'postgres' | 'pglite';
+  /**
+   * Reads a query's rows in batches without holding them all (exports, DESIGN.md 'Reading a lot'): a cursor
+   * on PostgreSQL, DECLARE ... FETCH on PGlite. Stopping the loop early closes the cursor.
+   */
+  stream<Row>(sql: string, params?: readonly unknown[], batchSize?: number): AsyncGenerator<Row[]>;
+  /**
+   * PostgreSQL only: `COPY (sql) TO STDOUT WITH (options)` as a byte stream, for exports the database can write
+   * itself (CSV). The SQL takes no parameters: COPY cannot bind them.
+   */
+  copyOut?(sql: string, options: string): Promise<Readable>;
   /** Runs fn in one transaction: it commits when fn resolves and rolls back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -54,6 +67,35 @@ export function openPostgres(options: PostgresOptions): Database {
         client.release();
       }
     },
+    async *stream<Row>(sql: string, params: readonly unknown[] = [], batchSize = 2000) {
+      const client = await pool.connect();
+      const cursor = client.query(new Cursor<Row>(sql, [...params]));
+      try {
+        for (;;) {
+          const rows = await cursor.read(batchSize);
+          if (rows.length === 0) return;
+          yield rows;
+        }
+      } finally {
+        await cursor.close().catch(() => undefined);
+        client.release();
+      }
+    },
+    async copyOut(sql: string, options: string) {
+      const client = await pool.connect();
+      const stream = client.query(copyTo(`COPY (${sql}) TO STDOUT WITH (${options})`));
+      let released = false;
+      const release = (error?: Error) => {
+        if (released) return;
+        released = true;
+        // A connection whose COPY was cut off mid-way is not reusable: drop it instead of returning it.
+        client.release(error ?? (stream.readableEnded ? undefined : true));
+      };
+      stream.on('end', () => release());
+      stream.on('error', (error) => release(error));
+      stream.on('close', () => release());
+      return stream;
+    },
     close: () => pool.end(),
   };
 }
@@ -87,6 +129,59 @@ export async function openPglite(options: PgliteOptions): Promise<Database & { d
           },
         }),
       );
+    },
+    // PGlite has one connection: the cursor lives in a transaction, so other queries wait for the export's batches.
+    async *stream<Row>(sql: string, params: readonly unknown[] = [], batchSize = 2000) {
+      const batches: Row[][] = [];
+      // The fetching side and the reading side wake each other through these (TypeScript does not follow
+      // closures' assignments to plain `let`s).
+      const signal: { wake: (() => void) | null; resume: (() => void) | null } = { wake: null, resume: null };
+      let done = false;
+      let failure: unknown = null;
+      let wanted = true;
+      const notify = () => {
+        signal.wake?.();
+        signal.wake = null;
+      };
+      const reading = db
+        .transaction(async (tx) => {
+          await tx.query(`DECLARE novus_export NO SCROLL CURSOR FOR ${sql}`, [...params]);
+          for (;;) {
+            const { rows } = await tx.query<Row>(`FETCH ${batchSize} FROM novus_export`);
+            if (rows.length === 0 || !wanted) break;
+            batches.push(rows);
+            notify();
+            // Backpressure: fetch the next batch only once the reader took this one.
+            if (batches.length > 1) await new Promise<void>((resolve) => (signal.resume = resolve));
+            if (!wanted) break;
+          }
+          await tx.query('CLOSE novus_export');
+        })
+        .catch((error: unknown) => {
+          failure = error;
+        })
+        .finally(() => {
+          done = true;
+          notify();
+        });
+      try {
+        for (;;) {
+          const batch = batches.shift();
+          if (batch) {
+            signal.resume?.();
+            signal.resume = null;
+            yield batch;
+            continue;
+          }
+          if (done) break;
+          await new Promise<void>((resolve) => (signal.wake = resolve));
+        }
+        if (failure) throw failure;
+      } finally {
+        wanted = false;
+        signal.resume?.();
+        await reading;
+      }
     },
     close: () => db.close(),
     dump: () => db.dumpDataDir('gzip'),
