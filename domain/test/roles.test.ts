@@ -4,15 +4,16 @@ import { canEnterBackoffice, isRole, menuFor } from '../src/roles.ts';
 describe('back-office menu (SPEC.md section 6)', () => {
   const labels = (roles: string[]) => menuFor(roles).map((entry) => entry.label);
 
-  it('shows administration to administrador and extraction to supervisor, Home to all', () => {
-    expect(labels(['administrador'])).toEqual(['Home', 'Clientes', 'Projetos', 'Usuarios']);
-    expect(labels(['supervisor'])).toEqual(['Home', 'Extrator', 'Supervisao']);
+  it('shows administration to administrador, extraction to supervisor, reports to both, Home to all', () => {
+    expect(labels(['administrador'])).toEqual(['Home', 'Clientes', 'Projetos', 'Usuarios', 'Relatórios']);
+    expect(labels(['supervisor'])).toEqual(['Home', 'Extrator', 'Relatórios', 'Supervisao']);
     expect(labels(['administrador', 'supervisor'])).toEqual([
       'Home',
       'Clientes',
       'Projetos',
       'Usuarios',
       'Extrator',
+      'Relatórios',
       'Supervisao',
     ]);
     expect(labels(['tecnico'])).toEqual(['Home']);

@@ -196,6 +196,7 @@ test('an administrador sets up a client, a project with zones and IP points, and
   await expect(new BackofficeShell(asSupervisor.page).nav.getByRole('link')).toHaveText([
     'Home',
     'Extrator',
+    'Relatórios',
     'Supervisao',
   ]);
   await asSupervisor.context.close();

@@ -7,8 +7,10 @@ import { BackofficeHome } from './BackofficeHome';
 import { BackofficeLayout } from './BackofficeLayout';
 import { ClienteForm } from './clientes/ClienteForm';
 import { ClienteList } from './clientes/ClienteList';
+import { ExtratorPage } from './extrator/ExtratorPage';
 import { PlaceholderPage } from './PlaceholderPage';
 import { ProjetoList } from './projetos/ProjetoList';
+import { RelatorioPage } from './relatorios/RelatorioPage';
 import { UsuarioForm } from './usuarios/UsuarioForm';
 import { UsuarioList } from './usuarios/UsuarioList';
 
@@ -31,7 +33,8 @@ export function BackofficeApp() {
             <Route path="usuario" element={<UsuarioList />} />
             <Route path="usuario/add" element={<UsuarioForm key="add" />} />
             <Route path="usuario/:userId" element={<UsuarioForm key="edit" />} />
-            <Route path="extrator" element={<PlaceholderPage title="Extrator" />} />
+            <Route path="extrator" element={<ExtratorPage />} />
+            <Route path="relatorio" element={<RelatorioPage />} />
             <Route path="supervisor" element={<PlaceholderPage title="Supervisão de Projetos" />} />
             <Route path="*" element={<Navigate to="/backoffice" replace />} />
           </Routes>

@@ -8,6 +8,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
 import type { Fluxo } from '@novus/domain/flows/keys';
 import { FLOW_BY_KEY, FLOWS } from '@novus/domain/flows/registry';
+import { daySchema, type Periodo, periodoSchema } from '@novus/domain/export/periodo';
 import { z } from '@novus/domain/zod';
 import { type Access, ensure, policies } from '../../auth/access.ts';
 import type { Database } from '../../db/database.ts';
@@ -31,27 +32,7 @@ import { csvStream, type KmlLayer, kmlStream, zipStream } from './writers.ts';
 const SEM_FUSO =
   'O projeto não tem fuso definido: defina o fuso no cadastro do projeto para extrair as coordenadas em UTM.';
 
-const dia = (label: string) =>
-  z
-    .string({ error: `${label} inválida.` })
-    .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} inválida: use AAAA-MM-DD.`)
-    .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), `${label} inválida.`)
-    .optional();
-
-const periodoSchema = z
-  .object({
-    dataInicio: dia('Data inicial'),
-    dataFim: dia('Data final'),
-    tecnico: z.uuid({ error: 'Técnico inválido.' }).optional(),
-  })
-  .refine((q) => !q.dataInicio || !q.dataFim || q.dataInicio <= q.dataFim, {
-    message: 'A data inicial deve ser anterior ou igual à data final.',
-    path: ['dataInicio'],
-  });
-
-const diaSchema = z.object({ data: dia('Data').unwrap() });
-
-type Periodo = z.infer<typeof periodoSchema>;
+const diaSchema = z.object({ data: daySchema('Data') });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,4 +1,5 @@
 // SQL for the records of every flow (collected or preloaded), their competing collections and their photo rows.
+import { FUSO_HORARIO } from '@novus/domain/export/columns';
 import type { Queryable } from '../../db/database.ts';
 
 export interface NewRegistro {
@@ -209,6 +210,22 @@ export async function listRegistrosByProjeto(
   return db.query<RegistroRow>(
     `${SELECT} WHERE r.projeto = $1 AND r.fluxo = $2 AND r.conflito_de IS NULL ORDER BY r.data_hora, r.id`,
     [projeto, fluxo],
+  );
+}
+
+/** A flow's collected records of a project between two local days, both inclusive (getByData, getByPeriodo). */
+export async function listRegistrosByPeriodo(
+  db: Queryable,
+  fluxo: string,
+  projeto: string,
+  periodo: { dataInicio: string; dataFim: string },
+): Promise<RegistroRow[]> {
+  return db.query<RegistroRow>(
+    `${SELECT} WHERE r.projeto = $1 AND r.fluxo = $2 AND r.coletado AND r.conflito_de IS NULL
+       AND r.data_hora >= ($3::date::timestamp AT TIME ZONE '${FUSO_HORARIO}')
+       AND r.data_hora < (($4::date + 1)::timestamp AT TIME ZONE '${FUSO_HORARIO}')
+     ORDER BY r.data_hora, r.id`,
+    [projeto, fluxo, periodo.dataInicio, periodo.dataFim],
   );
 }
 

@@ -4,7 +4,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ByProjectPath, FlowDefinition } from '@novus/domain/flows/flow';
 import { deviceDownload, uploadEnvelopeSchema } from '@novus/domain/flows/flow';
+import { daySchema } from '@novus/domain/export/periodo';
 import { FLOWS } from '@novus/domain/flows/registry';
+import { z } from '@novus/domain/zod';
 import { type Access, ensure, policies } from '../../auth/access.ts';
 import type { Database } from '../../db/database.ts';
 import { badRequest, conflict, notFound, parseId, parseInput } from '../../errors.ts';
@@ -17,11 +19,28 @@ import {
   getRegistro,
   getZona,
   listColetas,
+  listRegistrosByPeriodo,
   listRegistrosByProjeto,
   listRegistrosByZona,
   type RegistroRow,
 } from './queries.ts';
 import { PhotoSweeper, readUpload } from './upload.ts';
+
+const nomeProjetoSchema = z
+  .string({ error: 'Informe o nome do projeto.' })
+  .trim()
+  .min(1, 'Informe o nome do projeto.');
+const byDataSchema = z.object({ nomeProjeto: nomeProjetoSchema, data: daySchema('Data') });
+const byPeriodoSchema = z
+  .object({
+    nomeProjeto: nomeProjetoSchema,
+    dataInicio: daySchema('Data inicial'),
+    dataFim: daySchema('Data final'),
+  })
+  .refine((q) => q.dataInicio <= q.dataFim, {
+    message: 'A data inicial deve ser anterior ou igual à data final.',
+    path: ['dataInicio'],
+  });
 
 function fotoUrls(row: RegistroRow): string[] {
   return row.fotos.map((slot) => `/api/fotos/${row.id}/${slot}`);
@@ -194,6 +213,31 @@ export async function registroRoutes(
         return recordsJson(flow, await listRegistrosByProjeto(db, flow.key, projeto.id));
       });
     }
+
+    // The back office's lists by day and by period (SPEC.md 7: getByData, getByPeriodo), for every flow.
+    const byPeriodo = async (
+      request: FastifyRequest,
+      nomeProjeto: string,
+      periodo: { dataInicio: string; dataFim: string },
+    ) => {
+      const projeto = await findProjeto(db, 'nome', nomeProjeto);
+      if (!projeto) throw notFound('Projeto não encontrado.');
+      ensure(
+        policies.readProjeto(access.actor(request), {
+          cliente: projeto.cliente,
+          disponivelInterpres: projeto.disponivel_interpres,
+        }),
+      );
+      return recordsJson(flow, await listRegistrosByPeriodo(db, flow.key, projeto.id, periodo));
+    };
+    app.get<{ Querystring: unknown }>(`${base}/getByData`, backoffice, async (request) => {
+      const { nomeProjeto, data } = parseInput(byDataSchema, request.query);
+      return byPeriodo(request, nomeProjeto, { dataInicio: data, dataFim: data });
+    });
+    app.get<{ Querystring: unknown }>(`${base}/getByPeriodo`, backoffice, async (request) => {
+      const { nomeProjeto, dataInicio, dataFim } = parseInput(byPeriodoSchema, request.query);
+      return byPeriodo(request, nomeProjeto, { dataInicio, dataFim });
+    });
 
     app.get<{ Params: { id: string } }>(`${base}/:id/fotos`, readers, async (request) => {
       const row = await readable(request, parseId(request.params.id, 'Identificador do registro'));

@@ -1,0 +1,43 @@
+// The Extrator's downloads for a project and range: KML, CSV (each only with rows) and the photos' zip
+// (SPEC.md section 2 'Extractor').
+import type { ReactNode } from 'react';
+import { Alert, Stack, Typography } from '@mui/material';
+import type { Arquivo, Extracao } from '@novus/domain/export/api';
+import { ArquivoButton } from './ArquivoButton';
+import { SectionPaper } from './SectionPaper';
+
+/** The CSV files worth a button: the server lists every export, the screen shows those with rows. */
+export function csvComRegistros(csv: readonly Arquivo[]): Arquivo[] {
+  return csv.filter((arquivo) => arquivo.registros > 0);
+}
+
+export function ExtracaoFiles({ extracao }: { extracao: Extracao }) {
+  const csv = csvComRegistros(extracao.csv);
+  return (
+    <Stack spacing={2}>
+      <SectionPaper title="KML">
+        <Buttons arquivos={extracao.kml} empty="Nenhum arquivo KML para este projeto." />
+      </SectionPaper>
+      {extracao.erro !== null && <Alert severity="warning">{extracao.erro}</Alert>}
+      <SectionPaper title="CSV">
+        <Buttons arquivos={csv} empty="Nenhum arquivo CSV com registros no período." />
+      </SectionPaper>
+      {extracao.fotos !== null && (
+        <SectionPaper title="Fotos">
+          <Buttons arquivos={[extracao.fotos]} empty={null} />
+        </SectionPaper>
+      )}
+    </Stack>
+  );
+}
+
+function Buttons({ arquivos, empty }: { arquivos: readonly Arquivo[]; empty: ReactNode }) {
+  if (arquivos.length === 0) return <Typography>{empty}</Typography>;
+  return (
+    <Stack direction="row" useFlexGap spacing={1} sx={{ flexWrap: 'wrap' }}>
+      {arquivos.map((arquivo) => (
+        <ArquivoButton key={arquivo.id} arquivo={arquivo} />
+      ))}
+    </Stack>
+  );
+}

@@ -1,0 +1,65 @@
+// 'Extrator': choose a project and a range of its days, then download its KML, CSV and photo files
+// (SPEC.md section 2 'Extractor').
+import { Alert, Paper, Stack, Typography } from '@mui/material';
+import { getExtracao } from '../../api/extrator';
+import { ExtracaoFiles } from './ExtracaoFiles';
+import { LoadContent } from './LoadContent';
+import { LOAD_FAILURE, NO_DATA } from './messages';
+import { PeriodoSelects, usePeriodo, type PeriodoEscolhido } from './PeriodoSelects';
+import { ProjetoSelect } from './ProjetoSelect';
+import { useApiLoad } from './use-api-load';
+import { useProjetoDatas } from './use-projeto-datas';
+
+export function ExtratorPage() {
+  const { projetos, projetoId, setProjetoId, datas } = useProjetoDatas();
+  const dias = datas.status === 'done' ? datas.value : [];
+  const [periodo, setPeriodo] = usePeriodo(projetoId, dias);
+
+  return (
+    <Stack spacing={2}>
+      <Typography component="h1" variant="h5">
+        Extrator
+      </Typography>
+      {projetos.status === 'failed' && (
+        <Alert severity="error" role="alert">
+          {projetos.message}
+        </Alert>
+      )}
+      <Paper variant="outlined" sx={{ p: 2 }}>
+        <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
+          <ProjetoSelect
+            id="extrator-projeto"
+            projetos={projetos}
+            value={projetoId}
+            onChange={setProjetoId}
+          />
+          {periodo !== null && (
+            <PeriodoSelects id="extrator" datas={dias} periodo={periodo} onChange={setPeriodo} />
+          )}
+        </Stack>
+      </Paper>
+      <LoadContent load={datas} loadingLabel="Carregando datas">
+        {(value) =>
+          periodo === null || value.length === 0 ? (
+            <Alert severity="info">{NO_DATA}</Alert>
+          ) : (
+            <Arquivos projetoId={projetoId} periodo={periodo} />
+          )
+        }
+      </LoadContent>
+    </Stack>
+  );
+}
+
+function Arquivos({ projetoId, periodo }: { projetoId: string; periodo: PeriodoEscolhido }) {
+  const extracao = useApiLoad(
+    JSON.stringify([projetoId, periodo.dataInicio, periodo.dataFim]),
+    (api) => getExtracao(api, projetoId, periodo),
+    LOAD_FAILURE.extracao,
+  );
+  return (
+    <LoadContent load={extracao} loadingLabel="Carregando arquivos">
+      {(value) => <ExtracaoFiles extracao={value} />}
+    </LoadContent>
+  );
+}

@@ -1,0 +1,28 @@
+// The first two steps of the Extrator and Relatórios screens: the user's projects, the chosen one, its days.
+import { useState } from 'react';
+import { listDatas } from '../../api/extrator';
+import { listProjetos, type ProjetoSummary } from '../../api/projeto';
+import { isoDate } from './datas';
+import { LOAD_FAILURE } from './messages';
+import { useApiLoad, type Load } from './use-api-load';
+
+export interface ProjetoDatas {
+  projetos: Load<ProjetoSummary[]>;
+  /** '' until the user picks one. */
+  projetoId: string;
+  setProjetoId: (id: string) => void;
+  /** The chosen project's days with records, YYYY-MM-DD ascending. */
+  datas: Load<string[]>;
+}
+
+export function useProjetoDatas(): ProjetoDatas {
+  // GET /api/projeto answers only the projects the user may see (SPEC.md section 6).
+  const projetos = useApiLoad('projetos', listProjetos, LOAD_FAILURE.projetos);
+  const [projetoId, setProjetoId] = useState('');
+  const datas = useApiLoad(
+    projetoId === '' ? null : projetoId,
+    async (api) => [...new Set((await listDatas(api, projetoId)).map(isoDate))].sort(),
+    LOAD_FAILURE.datas,
+  );
+  return { projetos, projetoId, setProjetoId, datas };
+}

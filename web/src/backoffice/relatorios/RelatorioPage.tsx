@@ -1,0 +1,80 @@
+// 'Relatórios': a project of the user's, one of its days, what each technician collected that day with their
+// CSV and KML, and the productivity over a range of days (SPEC.md section 2 'Reports screen').
+import { Alert, Paper, Stack, Typography } from '@mui/material';
+import { listRelatorio } from '../../api/extrator';
+import { DataSelect } from '../extrator/DataSelect';
+import { formatDia } from '../extrator/datas';
+import { LoadContent } from '../extrator/LoadContent';
+import { LOAD_FAILURE, NO_DATA } from '../extrator/messages';
+import { ProjetoSelect } from '../extrator/ProjetoSelect';
+import { SectionPaper } from '../extrator/SectionPaper';
+import { useApiLoad, useScopedChoice } from '../extrator/use-api-load';
+import { useProjetoDatas } from '../extrator/use-projeto-datas';
+import { ProdutividadeSection } from './ProdutividadeSection';
+import { RelatorioTable } from './RelatorioTable';
+
+export function RelatorioPage() {
+  const { projetos, projetoId, setProjetoId, datas } = useProjetoDatas();
+  const dias = datas.status === 'done' ? datas.value : [];
+  // the last day by default: the report a supervisor checks is usually yesterday's or today's
+  const [data, setData] = useScopedChoice(projetoId, dias.length > 0 ? dias[dias.length - 1] : null);
+
+  return (
+    <Stack spacing={2}>
+      <Typography component="h1" variant="h5">
+        Relatórios
+      </Typography>
+      {projetos.status === 'failed' && (
+        <Alert severity="error" role="alert">
+          {projetos.message}
+        </Alert>
+      )}
+      <Paper variant="outlined" sx={{ p: 2 }}>
+        <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
+          <ProjetoSelect
+            id="relatorio-projeto"
+            projetos={projetos}
+            value={projetoId}
+            onChange={setProjetoId}
+          />
+          {data !== null && (
+            <DataSelect id="relatorio-data" label="Data" datas={dias} value={data} onChange={setData} />
+          )}
+        </Stack>
+      </Paper>
+      <LoadContent load={datas} loadingLabel="Carregando datas">
+        {(value) =>
+          data === null || value.length === 0 ? (
+            <Alert severity="info">{NO_DATA}</Alert>
+          ) : (
+            <>
+              <Tecnicos projetoId={projetoId} data={data} />
+              <ProdutividadeSection projetoId={projetoId} datas={value} />
+            </>
+          )
+        }
+      </LoadContent>
+    </Stack>
+  );
+}
+
+function Tecnicos({ projetoId, data }: { projetoId: string; data: string }) {
+  const relatorio = useApiLoad(
+    JSON.stringify([projetoId, data]),
+    (api) => listRelatorio(api, projetoId, data),
+    LOAD_FAILURE.relatorio,
+  );
+  return (
+    <SectionPaper title={`Técnicos em ${formatDia(data)}`}>
+      <LoadContent load={relatorio} loadingLabel="Carregando relatório">
+        {(rows) =>
+          rows.length === 0 ? (
+            <Alert severity="info">{NO_DATA}</Alert>
+          ) : (
+            <RelatorioTable data={data} rows={rows} />
+          )
+        }
+      </LoadContent>
+    </SectionPaper>
+  );
+}
