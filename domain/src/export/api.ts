@@ -23,7 +23,7 @@ export interface Arquivo {
   url: string;
   /** The file's name when saved ('Projeto X - Unidades.csv'). */
   nome: string;
-  /** Records (or, for a production file, rows) the file holds; a CSV button shows only when it is above 0. */
+  /** Records (for a production file, its rows: technician-days) the file holds; a CSV button shows only above 0. */
   registros: number;
 }
 
@@ -63,6 +63,6 @@ export interface Produtividade {
   ultimo: number;
   /** Median GPS accuracy in metres of the records that carry it, null when none does. */
   precisaoMediana: number | null;
-  /** Share (0..1) of the day's records that hold every photo their flow expects. */
+  /** Share (0..1) of the day's records holding a photo (no flow requires more than one: README 'Extractions'). */
   fotosCompletas: number;
 }

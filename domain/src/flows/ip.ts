@@ -75,7 +75,6 @@ const COLUNAS_IP = [
   simNao('POSSUI_ANOMALIA_POSTE', 'possuiAnomaliaPoste'),
   simNao('BDGD', 'bdgd'),
   campo('QUANTIDADE_COMPARTILHAMENTO', 'quantidadeCompartilhamento'),
-  campo('OBSERVACAO', 'observacao'),
 ];
 
 export const ipFlow = {

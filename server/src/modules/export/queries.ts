@@ -65,6 +65,9 @@ function textOf(valor: Valor, utm: string): string {
   }
 }
 
+/** The local day of a record. */
+const DIA = `(r.data_hora AT TIME ZONE '${FUSO_HORARIO}')::date`;
+
 const TECNICO_NOME = `NULLIF(trim(u.first_name || ' ' || u.last_name), '')`;
 
 /** Values people typed go through novus_csv_safe (a formula becomes text); what the server computes does not. */
@@ -186,6 +189,8 @@ export interface Contagem {
   tecnico: string | null;
   tecnico_nome: string | null;
   registros: number;
+  /** Days on which this technician collected this flow. */
+  dias: number;
   fotos: number;
 }
 
@@ -195,6 +200,7 @@ export async function contagens(db: Queryable, filtro: Filtro): Promise<Contagem
   const condition = where(filtro, params);
   return db.query<Contagem>(
     `SELECT r.fluxo, r.tecnico, ${TECNICO_NOME} AS tecnico_nome, count(*)::int AS registros,
+        count(DISTINCT ${DIA})::int AS dias,
         sum((SELECT count(*) FROM fotos f WHERE f.registro = r.id))::int AS fotos
       FROM registros r LEFT JOIN usuarios u ON u.id = r.tecnico
       WHERE ${condition}
@@ -261,8 +267,6 @@ export interface DiaResumo {
   com_fotos: number;
   registros: number;
 }
-
-const DIA = `(r.data_hora AT TIME ZONE '${FUSO_HORARIO}')::date`;
 
 /** Records per technician, day and flow. */
 export async function registrosPorTecnicoDia(db: Queryable, filtro: Filtro): Promise<TecnicoDia[]> {

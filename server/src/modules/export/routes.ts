@@ -158,8 +158,10 @@ export async function exportRoutes(
         projeto,
         counts.map((count) => count.fluxo),
       );
-      const registros = (fluxo: Fluxo) =>
-        counts.filter((count) => count.fluxo === fluxo).reduce((sum, count) => sum + count.registros, 0);
+      const total = (fluxo: Fluxo, of: (count: (typeof counts)[number]) => number) =>
+        counts.filter((count) => count.fluxo === fluxo).reduce((sum, count) => sum + of(count), 0);
+      const registros = (fluxo: Fluxo) => total(fluxo, (count) => count.registros);
+      const dias = (fluxo: Fluxo) => total(fluxo, (count) => count.dias);
       const base = `${projeto.nome} - `;
       const kml = flows.map((flow): Arquivo => ({
         id: flow.apiPath,
@@ -190,7 +192,8 @@ export async function exportRoutes(
               label: file.label,
               url: `${path}${query(periodo)}`,
               nome: fileName(`${base}${file.label}.csv`),
-              registros: registros(flow.key),
+              // A production file has a row per technician and day.
+              registros: file.kind === 'producao' ? dias(flow.key) : registros(flow.key),
             },
           ];
         }),
@@ -408,11 +411,24 @@ export async function exportRoutes(
       const tecnico = parseId(found[1], 'Identificador do técnico');
       const { data } = parseInput(diaSchema, request.query);
       const periodo = { dataInicio: data, dataFim: data, tecnico };
-      const flows = flowsOf(projeto, []);
+      const counts = await contagens(
+        db,
+        filtro(
+          projeto,
+          FLOWS.map((flow) => flow.key),
+          periodo,
+        ),
+      );
+      // The flows the technician collected that day too: a flow unticked after collecting keeps its records.
+      const flows = flowsOf(
+        projeto,
+        counts.map((count) => count.fluxo),
+      );
+      const who = fileName(counts[0]?.tecnico_nome ?? tecnico);
       if (found[2] === 'kml') {
         return attachment(
           reply,
-          fileName(`${projeto.nome} - ${data} - ${tecnico}.kml`),
+          fileName(`${projeto.nome} - ${data} - ${who}.kml`),
           'application/vnd.google-earth.kml+xml',
         ).send(
           kmlStream(
@@ -428,7 +444,7 @@ export async function exportRoutes(
       const colunas: Coluna[] = [{ header: 'FLUXO', valor: { registro: 'fluxo' } }, ...COLUNAS_BASE];
       return attachment(
         reply,
-        fileName(`${projeto.nome} - ${data} - ${tecnico}.csv`),
+        fileName(`${projeto.nome} - ${data} - ${who}.csv`),
         'text/csv; charset=utf-8',
       ).send(
         csvStream(

@@ -139,17 +139,23 @@ export interface ZipEntry {
 /** A zip written as its entries are read, one at a time, with backpressure from the response. */
 export function zipStream(entries: AsyncIterable<ZipEntry>): Readable {
   const archive = new ZipArchive({ zlib: { level: 6 } });
+  // A download cut off (the browser gone) closes the archive: stop reading, which closes the query's cursor;
+  // waiting for an entry that never comes would hold a database connection (or PGlite itself) for ever.
+  const closed = new Promise<'closed'>((resolve) => archive.once('close', () => resolve('closed')));
   void (async () => {
     try {
       for await (const entry of entries) {
         const source = entry.open();
         if (!source) continue;
-        const added = new Promise<void>((resolve, reject) => {
-          archive.once('entry', () => resolve());
+        const added = new Promise<'added'>((resolve, reject) => {
+          archive.once('entry', () => resolve('added'));
           source.once('error', reject);
         });
         archive.append(source, { name: entry.name, store: entry.store ?? false });
-        await added;
+        if ((await Promise.race([added, closed])) === 'closed') {
+          source.destroy();
+          return;
+        }
       }
       await archive.finalize();
     } catch (error) {

@@ -1,0 +1,88 @@
+// A download cut off half-way (the supervisor closes the tab) must give back what the export held: the cursor,
+// its database connection, and on PGlite the database itself. Over real HTTP, since only a socket can be cut.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createCliente,
+  createUser,
+  FORM,
+  formBody,
+  loginCookie,
+  sample,
+  type TestContext,
+} from './support/test-app.ts';
+import { createTestContext } from './support/test-app.ts';
+
+const ROWS = 20_000;
+
+describe('an export cut off half-way', () => {
+  let ctx: TestContext;
+  let base: string;
+  let supervisor: string;
+  let projeto: string;
+
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    const admin = await loginCookie(ctx.app, (await createUser(ctx.db, { roles: ['administrador'] })).login);
+    const cliente = await createCliente(ctx.app, admin, 'Copel');
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/projeto',
+      headers: { ...FORM, cookie: admin },
+      payload: formBody({
+        nome: 'Grande',
+        cliente,
+        fuso: '22',
+        fluxos: ['hc', 'bdgd'],
+        kml: sample('zoneamento-curitiba.kml'),
+      }),
+    });
+    projeto = (created.json() as { _id: string })._id;
+    supervisor = await loginCookie(
+      ctx.app,
+      (await createUser(ctx.db, { roles: ['supervisor'], cliente })).login,
+    );
+    for (const fluxo of ['hc', 'bdgd']) {
+      await ctx.db.query(
+        `INSERT INTO registros (id, fluxo, projeto, lat, lng, geom, data_hora, coletado, dados)
+         SELECT gen_random_uuid(), $2, $1, -25.435 + i * 1e-7, -49.275, ST_SetSRID(ST_MakePoint(-49.275, -25.435 + i * 1e-7), 4326),
+           now() - i * interval '1 second', true,
+           jsonb_build_object('numero', i::text, 'ativo', 'Poste', 'observacao', repeat('texto longo ', 20))
+         FROM generate_series(1, ${ROWS}) i`,
+        [projeto, fluxo],
+      );
+    }
+    await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+    const address = ctx.app.server.address();
+    if (!address || typeof address === 'string') throw new Error('no port');
+    base = `http://127.0.0.1:${address.port}`;
+  });
+  afterAll(async () => {
+    // fetch keeps its connections alive and the server's close waits for them (graceful shutdown: issue 13).
+    ctx.app.server.closeAllConnections();
+    await ctx.close();
+  });
+
+  it.each([
+    ['CSV', () => `/api/extrator/${projeto}/unidades.csv`],
+    ['KML', () => `/api/unidade/${projeto}/kml`],
+    ['BDGD zip', () => `/api/bdgd/${projeto}/kml`],
+  ])('%s: the server answers the next request at once', async (_, url) => {
+    const controller = new AbortController();
+    const response = await fetch(`${base}${url()}`, {
+      headers: { cookie: supervisor },
+      signal: controller.signal,
+    });
+    expect(response.status).toBe(200);
+    const reader = response.body?.getReader();
+    const first = await reader?.read();
+    expect(first?.value?.length ?? 0).toBeGreaterThan(0);
+    controller.abort();
+    await reader?.cancel().catch(() => undefined);
+    const started = Date.now();
+    const next = await fetch(`${base}/api/projeto/${projeto}/datas`, { headers: { cookie: supervisor } });
+    expect(next.status).toBe(200);
+    expect(await next.json()).not.toHaveLength(0);
+    // Generous: what matters is that it answers, not in how long; a held cursor never answers on PGlite.
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+});
