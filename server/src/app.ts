@@ -24,6 +24,8 @@ import { clienteRoutes } from './modules/clientes/routes.ts';
 import { loggerRoutes } from './modules/logger/routes.ts';
 import { projetoRoutes } from './modules/projetos/routes.ts';
 import { exportRoutes } from './modules/export/routes.ts';
+import { mapaRoutes } from './modules/mapa/routes.ts';
+import { PontosLive } from './live/pontos.ts';
 import { registroRoutes } from './modules/registros/routes.ts';
 import { usuarioRoutes } from './modules/usuarios/routes.ts';
 import type { BlobStore } from './storage/blob-store.ts';
@@ -109,7 +111,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(clienteRoutes, { db, access });
   await app.register(projetoRoutes, { db, access });
   await app.register(usuarioRoutes, { db, access });
-  await app.register(registroRoutes, { db, access, blobs: options.blobs });
+  const live = new PontosLive(db);
+  await app.register(registroRoutes, { db, access, blobs: options.blobs, live });
+  await app.register(mapaRoutes, { db, access, live });
   await app.register(exportRoutes, { db, access, blobs: options.blobs });
   await app.register(loggerRoutes, { db });
 

@@ -140,6 +140,16 @@ export const policies = {
       (has(actor, 'tecnico') && actor.zonas.includes(zona.id))
     );
   },
+  /**
+   * The map of a project: whole for its client's supervisor and administrators; for a technician, only their
+   * zones of it; null when neither.
+   */
+  mapScope(actor: Actor, projeto: { cliente: string; zonas: string[] }): 'all' | string[] | null {
+    if (has(actor, 'administrador') || (has(actor, 'supervisor') && actor.cliente === projeto.cliente))
+      return 'all';
+    const zonas = projeto.zonas.filter((zona) => actor.zonas.includes(zona));
+    return has(actor, 'tecnico') && zonas.length > 0 ? zonas : null;
+  },
   /** Technicians upload to the projects holding one of their zones. */
   uploadTo(actor: Actor, projetoZonas: string[]): boolean {
     return (

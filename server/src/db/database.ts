@@ -24,6 +24,13 @@ export interface Database extends Queryable {
    * itself (CSV). The SQL takes no parameters: COPY cannot bind them.
    */
   copyOut?(sql: string, options: string): Promise<Readable>;
+  /**
+   * PostgreSQL LISTEN: calls `handler` with each payload NOTIFY sends on `channel`, from any process on the same
+   * database (PGlite: this process). Resolves once listening; the returned function stops.
+   */
+  listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
+  /** PostgreSQL NOTIFY (pg_notify): delivered to every listener once the sending transaction commits. */
+  notify(channel: string, payload: string): Promise<void>;
   /** Runs fn in one transaction: it commits when fn resolves and rolls back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -36,6 +43,7 @@ export interface PostgresOptions {
 }
 
 export function openPostgres(options: PostgresOptions): Database {
+  const listener = postgresListener(options);
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: 10,
@@ -96,7 +104,72 @@ export function openPostgres(options: PostgresOptions): Database {
       stream.on('close', () => release());
       return stream;
     },
-    close: () => pool.end(),
+    listen: (channel, handler) => listener.listen(channel, handler),
+    async notify(channel: string, payload: string) {
+      await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
+    },
+    async close() {
+      await listener.close();
+      await pool.end();
+    },
+  };
+}
+
+/**
+ * One connection per process holds every LISTEN (a pool's connections come and go); it reconnects by itself when
+ * the database goes away, listening again on every channel.
+ */
+function postgresListener(options: PostgresOptions) {
+  const handlers = new Map<string, Set<(payload: string) => void>>();
+  let client: pg.Client | null = null;
+  let connecting: Promise<pg.Client> | null = null;
+  let closed = false;
+
+  const connect = (): Promise<pg.Client> => {
+    connecting ??= (async () => {
+      const next = new pg.Client({ connectionString: options.connectionString });
+      next.on('notification', (message) => {
+        for (const handler of handlers.get(message.channel) ?? []) handler(message.payload ?? '');
+      });
+      next.on('error', () => {
+        client = null;
+        connecting = null;
+        void next.end().catch(() => undefined);
+        if (!closed && handlers.size > 0) setTimeout(() => void connect().catch(() => undefined), 1000);
+      });
+      await next.connect();
+      for (const channel of handlers.keys()) await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      client = next;
+      return next;
+    })().catch((error: unknown) => {
+      connecting = null;
+      throw error;
+    });
+    return connecting;
+  };
+
+  return {
+    async listen(channel: string, handler: (payload: string) => void) {
+      const first = !handlers.has(channel);
+      const set = handlers.get(channel) ?? new Set();
+      set.add(handler);
+      handlers.set(channel, set);
+      const current = client ?? (await connect());
+      if (first && client === current) await current.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      return async () => {
+        set.delete(handler);
+        if (set.size > 0) return;
+        handlers.delete(channel);
+        await client?.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`).catch(() => undefined);
+      };
+    },
+    async close() {
+      closed = true;
+      handlers.clear();
+      const current = client;
+      client = null;
+      await current?.end().catch(() => undefined);
+    },
   };
 }
 
@@ -182,6 +255,13 @@ export async function openPglite(options: PgliteOptions): Promise<Database & { d
         signal.resume?.();
         await reading;
       }
+    },
+    async listen(channel: string, handler: (payload: string) => void) {
+      const stop = await db.listen(channel, handler);
+      return stop;
+    },
+    async notify(channel: string, payload: string) {
+      await db.query('SELECT pg_notify($1, $2)', [channel, payload]);
     },
     close: () => db.close(),
     dump: () => db.dumpDataDir('gzip'),

@@ -1,5 +1,6 @@
 // SQL for the records of every flow (collected or preloaded), their competing collections and their photo rows.
 import { FUSO_HORARIO } from '@novus/domain/export/columns';
+import type { Fluxo } from '@novus/domain/flows/keys';
 import type { Queryable } from '../../db/database.ts';
 
 export interface NewRegistro {
@@ -26,7 +27,8 @@ export interface NewFoto {
 
 export interface RegistroRow {
   id: string;
-  fluxo: string;
+  /** Written only by the flows' routes, so always a key of the registry. */
+  fluxo: Fluxo;
   projeto: string;
   projeto_nome: string;
   cliente: string;

@@ -5,11 +5,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ByProjectPath, FlowDefinition } from '@novus/domain/flows/flow';
 import { deviceDownload, uploadEnvelopeSchema } from '@novus/domain/flows/flow';
 import { daySchema } from '@novus/domain/export/periodo';
-import { FLOWS } from '@novus/domain/flows/registry';
+import { FLOWS, flowOf } from '@novus/domain/flows/registry';
+import { STATUS } from '@novus/domain/mapa/api';
 import { z } from '@novus/domain/zod';
 import { type Access, ensure, policies } from '../../auth/access.ts';
 import type { Database } from '../../db/database.ts';
 import { badRequest, conflict, notFound, parseId, parseInput } from '../../errors.ts';
+import type { PontosLive } from '../../live/pontos.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
 import { saveColeta } from './coleta.ts';
 import {
@@ -102,7 +104,7 @@ function registroJson(flow: FlowDefinition, row: RegistroRow, competing: Registr
 
 export async function registroRoutes(
   app: FastifyInstance,
-  { db, access, blobs }: { db: Database; access: Access; blobs: BlobStore },
+  { db, access, blobs, live }: { db: Database; access: Access; blobs: BlobStore; live: PontosLive },
 ) {
   const readers = { preHandler: access.allow('administrador', 'supervisor', 'tecnico') };
   const backoffice = { preHandler: access.allow('administrador', 'supervisor', 'interpretador', 'externo') };
@@ -112,6 +114,29 @@ export async function registroRoutes(
   };
   const uploaders = { preHandler: access.allow('tecnico', 'administrador') };
   const sweeper = new PhotoSweeper(db, blobs);
+
+  /** Tells the open supervisor maps (any server process) that a point was stored or changed. */
+  async function announce(request: FastifyRequest, row: RegistroRow, conflito: boolean) {
+    if (row.lat === null || row.lng === null) return;
+    const ponto = row.conflito_de === null ? row : await getRegistro(db, row.conflito_de);
+    if (!ponto || ponto.lat === null || ponto.lng === null) return;
+    await live
+      .publish({
+        projeto: ponto.projeto,
+        zona: ponto.zona,
+        fluxo: flowOf(ponto.fluxo).key,
+        id: ponto.id,
+        lat: ponto.lat,
+        lng: ponto.lng,
+        status:
+          (ponto.coletado ? STATUS.coletado : 0) +
+          (ponto.carregado_backoffice ? STATUS.carregadoBackoffice : 0) +
+          (conflito || row.conflito_de !== null ? STATUS.conflito : 0),
+        tecnico: row.tecnico_nome,
+        dataHora: row.data_hora ? row.data_hora.getTime() : null,
+      })
+      .catch((error: unknown) => request.log.error({ err: error }, 'live notification failed'));
+  }
 
   async function readable(request: FastifyRequest, id: string): Promise<RegistroRow> {
     const row = await getRegistro(db, id);
@@ -171,6 +196,7 @@ export async function registroRoutes(
         if (!row) throw notFound('Registro não encontrado.');
         // The answer always carries the id the device sent, which is how it knows this upload is stored.
         const [json] = await recordsJson(flow, [row]);
+        if (outcome.kind !== 'replay') await announce(request, row, json?.conflito === true);
         return reply.status(outcome.kind === 'created' ? 201 : 200).send(json);
       } finally {
         await photos
@@ -245,6 +271,13 @@ export async function registroRoutes(
       return fotoUrls(row);
     });
   }
+
+  // One record of any flow by its id (the supervisor map's popup).
+  app.get<{ Params: { id: string } }>('/api/registro/:id', readers, async (request) => {
+    const row = await readable(request, parseId(request.params.id, 'Identificador do registro'));
+    const [json] = await recordsJson(flowOf(row.fluxo), [row]);
+    return json;
+  });
 
   app.get<{ Params: { registro: string; slot: string } }>(
     '/api/fotos/:registro/:slot',

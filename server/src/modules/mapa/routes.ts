@@ -1,0 +1,130 @@
+// The supervisor map's routes (SPEC.md 2 'Supervisor', 7): the compact points of a project, its statistics,
+// and the points stored from now on as Server-Sent Events.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ServerResponse } from 'node:http';
+import { periodoSchema } from '@novus/domain/export/periodo';
+import type { EstatisticaItem, MapaProjeto, PontoEvento } from '@novus/domain/mapa/api';
+import { type Access, ensure, policies } from '../../auth/access.ts';
+import type { Database } from '../../db/database.ts';
+import { notFound, parseId, parseInput } from '../../errors.ts';
+import type { PontosLive } from '../../live/pontos.ts';
+import {
+  camadas,
+  estatistica,
+  findProjetoMapa,
+  type MapaFiltro,
+  type ProjetoMapa,
+  tecnicos,
+} from './queries.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Keeps proxies and browsers from closing a quiet event stream. */
+const PING_MS = 25_000;
+
+export async function mapaRoutes(
+  app: FastifyInstance,
+  { db, access, live }: { db: Database; access: Access; live: PontosLive },
+) {
+  const readers = { preHandler: access.allow('administrador', 'supervisor', 'tecnico') };
+
+  /** Supervisors and administrators see the project whole; a technician only the points of their zones. */
+  async function visibleProjeto(
+    request: FastifyRequest,
+    key: string,
+  ): Promise<{ projeto: ProjetoMapa; zonas?: string[] }> {
+    const projeto = await findProjetoMapa(db, key, UUID.test(key));
+    if (!projeto) throw notFound('Projeto não encontrado.');
+    const scope = policies.mapScope(access.actor(request), {
+      cliente: projeto.cliente,
+      zonas: projeto.zonas.map((zona) => zona._id),
+    });
+    ensure(scope !== null);
+    return scope === 'all' || scope === null ? { projeto } : { projeto, zonas: scope };
+  }
+
+  function filtroOf(request: FastifyRequest, projeto: ProjetoMapa, zonas: string[] | undefined): MapaFiltro {
+    const periodo = parseInput(periodoSchema, request.query);
+    return { projeto: projeto.id, ...periodo, ...(zonas ? { zonas } : {}) };
+  }
+
+  app.get<{ Params: { id: string } }>('/api/projeto/:id/mapa', readers, async (request, reply) => {
+    const { projeto, zonas } = await visibleProjeto(
+      request,
+      parseId(request.params.id, 'Identificador de projeto'),
+    );
+    const filtro = filtroOf(request, projeto, zonas);
+    const [rows, lista] = await Promise.all([camadas(db, filtro), tecnicos(db, projeto.id)]);
+    const head: Omit<MapaProjeto, 'camadas'> = {
+      projeto: { id: projeto.id, nome: projeto.nome },
+      zonas: projeto.zonas
+        .filter((zona) => !zonas || zonas.includes(zona._id))
+        .map((zona) => ({
+          _id: zona._id,
+          label: zona.label,
+          poligono: (zona.poligono2.coordinates[0] ?? []).map(([lng, lat]) => ({
+            lat: lat ?? 0,
+            lng: lng ?? 0,
+          })),
+        })),
+      tecnicos: lista,
+    };
+    // The layers are written as the database built them: no array of 100,000 numbers parsed and re-serialised.
+    const layers = rows
+      .map(
+        (row) =>
+          `{"fluxo":${JSON.stringify(row.fluxo)},"ids":"${row.ids}","coords":[${row.coords}],"status":"${row.status}"}`,
+      )
+      .join(',');
+    const json = JSON.stringify(head);
+    return reply.type('application/json; charset=utf-8').send(`${json.slice(0, -1)},"camadas":[${layers}]}`);
+  });
+
+  app.get<{ Params: { nome: string } }>('/api/projeto/:nome/estatistica', readers, async (request) => {
+    const { projeto, zonas } = await visibleProjeto(request, request.params.nome);
+    const items: EstatisticaItem[] = await estatistica(db, filtroOf(request, projeto, zonas));
+    return items;
+  });
+
+  const streams = new Set<ServerResponse>();
+  app.addHook('onClose', async () => {
+    for (const stream of streams) stream.end();
+    await live.close();
+  });
+
+  app.get<{ Params: { id: string } }>('/api/projeto/:id/mapa/eventos', readers, async (request, reply) => {
+    const { projeto, zonas } = await visibleProjeto(
+      request,
+      parseId(request.params.id, 'Identificador de projeto'),
+    );
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    res.write(': novus\n\n');
+    streams.add(res);
+    const stop = await live.subscribe(projeto.id, (ponto) => {
+      if (zonas && (ponto.zona === null || !zonas.includes(ponto.zona))) return;
+      const evento: PontoEvento = {
+        fluxo: ponto.fluxo,
+        id: ponto.id,
+        lat: ponto.lat,
+        lng: ponto.lng,
+        status: ponto.status,
+        tecnico: ponto.tecnico,
+        dataHora: ponto.dataHora,
+      };
+      res.write(`event: ponto\ndata: ${JSON.stringify(evento)}\n\n`);
+    });
+    const ping = setInterval(() => res.write(': ping\n\n'), PING_MS);
+    res.on('close', () => {
+      clearInterval(ping);
+      stop();
+      streams.delete(res);
+    });
+  });
+}
