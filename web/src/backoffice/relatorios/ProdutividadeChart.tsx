@@ -39,8 +39,10 @@ export function ProdutividadeChart({ rows }: { rows: readonly Produtividade[] })
   const barra = slot * 0.7;
   const rotuloCada = Math.ceil(36 / slot);
   const largura = ESQUERDA + dias.length * slot + 8;
-  const escala = maximo > 0 ? ALTURA / maximo : 0;
-  const marcas = maximo > 0 ? [...new Set([0, Math.round(maximo / 2), maximo])] : [0];
+  // The axis goes up to a round number of records so its three marks are evenly spaced (0, 3, 6 for a top of 5).
+  const topo = maximo > 0 ? Math.ceil(maximo / 2) * 2 : 0;
+  const escala = topo > 0 ? ALTURA / topo : 0;
+  const marcas = topo > 0 ? [0, topo / 2, topo] : [0];
   const titulo = `Registros por dia e por técnico, de ${formatDia(dias[0])} a ${formatDia(dias[dias.length - 1])}`;
 
   return (
