@@ -57,7 +57,7 @@ export interface PontoEvento {
   lng: number;
   /** STATUS bits. */
   status: number;
-  /** The technician who sent it. */
+  /** The technician of the point's current collection (its name). */
   tecnico: string | null;
   /** Epoch ms of the collection. */
   dataHora: number | null;

@@ -47,7 +47,9 @@ export function openPostgres(options: PostgresOptions): Database {
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: 10,
-    ...(options.schema ? { options: `-c search_path=${options.schema},public` } : {}),
+    // JIT compiles an export's query for seconds before its first row (its per-row PostGIS and jsonb calls make
+    // the planner's estimate look expensive) and never pays that back on our queries.
+    options: ['-c jit=off', ...(options.schema ? [`-c search_path=${options.schema},public`] : [])].join(' '),
   });
   return {
     engine: 'postgres',

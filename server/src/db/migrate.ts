@@ -7,29 +7,35 @@ import type { Database } from './database.ts';
 const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 export async function migrate(db: Database): Promise<string[]> {
-  await db.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    name text PRIMARY KEY,
-    applied_at timestamptz NOT NULL DEFAULT now()
-  )`);
-  const applied = new Set(
-    (await db.query<{ name: string }>('SELECT name FROM schema_migrations')).map((row) => row.name),
-  );
   const files = fs
     .readdirSync(migrationsDir)
     .filter((file) => file.endsWith('.sql'))
     .sort();
-  const ran: string[] = [];
-  for (const file of files) {
-    if (applied.has(file)) continue;
-    const sql = fs.readFileSync(path.join(migrationsDir, file), 'utf8');
-    await db.transaction(async (tx) => {
+  // One transaction under an advisory lock: servers starting together on one database wait for each other and
+  // the first migrates; the others then find nothing left to do.
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      name text PRIMARY KEY,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    const applied = new Set(
+      (await tx.query<{ name: string }>('SELECT name FROM schema_migrations')).map((row) => row.name),
+    );
+    const ran: string[] = [];
+    for (const file of files) {
+      if (applied.has(file)) continue;
+      const sql = fs.readFileSync(path.join(migrationsDir, file), 'utf8');
       for (const statement of splitStatements(sql)) await tx.query(statement);
       await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
-    });
-    ran.push(file);
-  }
-  return ran;
+      ran.push(file);
+    }
+    return ran;
+  });
 }
+
+/** Any constant both servers agree on: 'novus' in ASCII. */
+const MIGRATION_LOCK = 0x6e6f767573;
 
 /** Extended-protocol queries take one statement each; migrations keep to plain `;`-terminated statements. */
 function splitStatements(sql: string): string[] {

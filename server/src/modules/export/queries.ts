@@ -61,7 +61,7 @@ function textOf(valor: Valor, utm: string): string {
     case 'utmN':
       return `round(ST_Y(${utm})::numeric, 2)::text`;
     case 'fotos':
-      return '(SELECT count(*) FROM fotos f WHERE f.registro = r.id)::text';
+      return 'COALESCE(fc.n, 0)::text';
   }
 }
 
@@ -86,7 +86,10 @@ function where(filtro: Filtro, params: unknown[]): string {
   };
   const conditions = [
     `r.projeto = ${param(filtro.projeto)}`,
-    `r.fluxo = ANY(${param(filtro.fluxos)}::text[])`,
+    // One flow as an equality, so the planner can read the export index in order.
+    filtro.fluxos.length === 1
+      ? `r.fluxo = ${param(filtro.fluxos[0])}`
+      : `r.fluxo = ANY(${param(filtro.fluxos)}::text[])`,
     'r.coletado',
     'r.conflito_de IS NULL',
   ];
@@ -125,10 +128,17 @@ export function registrosQuery(
     options.fuso === null
       ? ''
       : `CROSS JOIN LATERAL (SELECT ST_Transform(r.geom, ${sirgasUtmSouth(options.fuso)}) AS geom) utm`;
+  // Photo counts joined once for the project ($1: where() binds the project first) rather than counted per row:
+  // a correlated count costs as much as the rest of the row.
+  const fotos = colunas.some((coluna) => 'registro' in coluna.valor && coluna.valor.registro === 'fotos')
+    ? `LEFT JOIN (SELECT f.registro, count(*) AS n FROM fotos f JOIN registros fr ON fr.id = f.registro
+        WHERE fr.projeto = $1 GROUP BY f.registro) fc ON fc.registro = r.id`
+    : '';
   return {
     sql: `SELECT ${[...(options.extra ?? []), ...columns].join(', ')}
       FROM registros r
       LEFT JOIN usuarios u ON u.id = r.tecnico
+      ${fotos}
       ${transform}
       WHERE ${condition}
       ORDER BY r.data_hora, r.id`,

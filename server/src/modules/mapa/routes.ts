@@ -99,15 +99,16 @@ export async function mapaRoutes(
     );
     reply.hijack();
     const res = reply.raw;
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
+    let stop: (() => void) | null = null;
+    let ping: NodeJS.Timeout | null = null;
+    res.on('close', () => {
+      if (ping) clearInterval(ping);
+      stop?.();
+      streams.delete(res);
     });
-    res.write(': novus\n\n');
-    streams.add(res);
-    const stop = await live.subscribe(projeto.id, (ponto) => {
+    // Listening before the headers go out: a browser's EventSource is open on the headers, and a point stored
+    // from then on must reach it.
+    const unsubscribe = await live.subscribe(projeto.id, (ponto) => {
       if (zonas && (ponto.zona === null || !zonas.includes(ponto.zona))) return;
       const evento: PontoEvento = {
         fluxo: ponto.fluxo,
@@ -120,11 +121,19 @@ export async function mapaRoutes(
       };
       res.write(`event: ponto\ndata: ${JSON.stringify(evento)}\n\n`);
     });
-    const ping = setInterval(() => res.write(': ping\n\n'), PING_MS);
-    res.on('close', () => {
-      clearInterval(ping);
-      stop();
-      streams.delete(res);
+    if (res.destroyed) {
+      unsubscribe();
+      return;
+    }
+    stop = unsubscribe;
+    streams.add(res);
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
     });
+    res.write(': novus\n\n');
+    ping = setInterval(() => res.write(': ping\n\n'), PING_MS);
   });
 }
