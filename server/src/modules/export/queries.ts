@@ -118,16 +118,23 @@ export function registrosQuery(
 ): Query {
   const params: unknown[] = [];
   const utm = options.fuso === null ? 'NULL::geometry' : 'utm.geom';
+  // Typed text is read once per row in a lateral (OFFSET 0 keeps it from being inlined): novus_csv_safe looks at
+  // its argument three times, and inlined that would be three jsonb lookups.
+  const raw: string[] = [];
   const columns = colunas.map((coluna) => {
     const text = textOf(coluna.valor, utm);
-    const value = options.safe && typed(coluna.valor) ? `novus_csv_safe(${text})` : text;
-    return `${value} AS "${coluna.header.replaceAll('"', '""')}"`;
+    const name = `"${coluna.header.replaceAll('"', '""')}"`;
+    if (!options.safe || !typed(coluna.valor)) return `${text} AS ${name}`;
+    raw.push(`${text} AS t${raw.length}`);
+    return `novus_csv_safe(v.t${raw.length - 1}) AS ${name}`;
   });
+  const values = raw.length > 0 ? `CROSS JOIN LATERAL (SELECT ${raw.join(', ')} OFFSET 0) v` : '';
   const condition = where(filtro, params);
   const transform =
     options.fuso === null
       ? ''
-      : `CROSS JOIN LATERAL (SELECT ST_Transform(r.geom, ${sirgasUtmSouth(options.fuso)}) AS geom) utm`;
+      : // OFFSET 0: transformed once per row, not once for ST_X and again for ST_Y.
+        `CROSS JOIN LATERAL (SELECT ST_Transform(r.geom, ${sirgasUtmSouth(options.fuso)}) AS geom OFFSET 0) utm`;
   // Photo counts joined once for the project ($1: where() binds the project first) rather than counted per row:
   // a correlated count costs as much as the rest of the row.
   const fotos = colunas.some((coluna) => 'registro' in coluna.valor && coluna.valor.registro === 'fotos')
@@ -140,6 +147,7 @@ export function registrosQuery(
       LEFT JOIN usuarios u ON u.id = r.tecnico
       ${fotos}
       ${transform}
+      ${values}
       WHERE ${condition}
       ORDER BY r.data_hora, r.id`,
     params,
