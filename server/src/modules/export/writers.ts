@@ -125,6 +125,8 @@ export function kmlStream(
       }
       yield '</Document>\n</kml>\n';
     })(),
+    // Bytes, not objects: the stream holds at most 64 KB ahead of the response, not 16 batches of placemarks.
+    { objectMode: false, highWaterMark: 64 * 1024 },
   );
 }
 
