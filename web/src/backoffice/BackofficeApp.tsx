@@ -8,7 +8,6 @@ import { BackofficeLayout } from './BackofficeLayout';
 import { ClienteForm } from './clientes/ClienteForm';
 import { ClienteList } from './clientes/ClienteList';
 import { ExtratorPage } from './extrator/ExtratorPage';
-import { PlaceholderPage } from './PlaceholderPage';
 import { ProjetoList } from './projetos/ProjetoList';
 import { RelatorioPage } from './relatorios/RelatorioPage';
 import { UsuarioForm } from './usuarios/UsuarioForm';
@@ -16,6 +15,10 @@ import { UsuarioList } from './usuarios/UsuarioList';
 
 // Leaflet and the KML/point-file parsers (proj4, togeojson, papaparse) are needed on the project form only.
 const ProjetoForm = lazy(() => import('./projetos/ProjetoForm').then((m) => ({ default: m.ProjetoForm })));
+// Leaflet and the cluster worker likewise load only when the supervisor map opens.
+const SupervisorPage = lazy(() =>
+  import('./supervisor/SupervisorPage').then((m) => ({ default: m.SupervisorPage })),
+);
 
 export function BackofficeApp() {
   return (
@@ -35,7 +38,7 @@ export function BackofficeApp() {
             <Route path="usuario/:userId" element={<UsuarioForm key="edit" />} />
             <Route path="extrator" element={<ExtratorPage />} />
             <Route path="relatorio" element={<RelatorioPage />} />
-            <Route path="supervisor" element={<PlaceholderPage title="Supervisão de Projetos" />} />
+            <Route path="supervisor" element={<SupervisorPage />} />
             <Route path="*" element={<Navigate to="/backoffice" replace />} />
           </Routes>
         </Suspense>

@@ -1,0 +1,101 @@
+// The content of a point's popup: its record, fetched when the popup opens (GET /api/registro/{id}).
+import { useEffect, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { Box, CircularProgress, Link, Typography } from '@mui/material';
+import type { Fluxo } from '@novus/domain/flows/keys';
+import { FLOW_BY_KEY } from '@novus/domain/flows/registry';
+import { getRegistroMapa, type RegistroMapa } from '../../api/mapa';
+import { useBackofficeApi } from '../backoffice-api';
+import { serverMessageOr } from '../server-message';
+import { SUPERVISOR_FAILURE, SUPERVISOR_TEXT } from './messages';
+import { fotosPath, popupCampos, popupColetas } from './popup-content';
+
+interface Props {
+  fluxo: Fluxo;
+  id: string;
+  /** The content changed size: Leaflet must place the popup again. */
+  onResize: () => void;
+}
+
+type State =
+  { status: 'loading' } | { status: 'done'; registro: RegistroMapa } | { status: 'failed'; message: string };
+
+export function PontoPopup({ fluxo, id, onResize }: Props) {
+  const { api, log } = useBackofficeApi();
+  const [state, setState] = useState<State>({ status: 'loading' });
+
+  useEffect(() => {
+    let active = true;
+    getRegistroMapa(api, id).then(
+      (registro) => active && setState({ status: 'done', registro }),
+      (error: unknown) => {
+        if (!active) return;
+        log(SUPERVISOR_FAILURE.registro.log, error);
+        setState({ status: 'failed', message: serverMessageOr(error, SUPERVISOR_FAILURE.registro.text) });
+      },
+    );
+    return () => {
+      active = false;
+    };
+  }, [api, log, id]);
+
+  useEffect(() => {
+    onResize();
+  }, [state, onResize]);
+
+  return (
+    <Box sx={{ minWidth: 200 }} data-testid="supervisor-popup">
+      <Typography component="p" variant="subtitle2" sx={{ mb: 0.5 }}>
+        {FLOW_BY_KEY[fluxo].labels.record}
+      </Typography>
+      {state.status === 'loading' && <CircularProgress size={20} aria-label="Carregando registro" />}
+      {state.status === 'failed' && (
+        <Typography role="alert" variant="body2" color="error">
+          {state.message}
+        </Typography>
+      )}
+      {state.status === 'done' && <Registro fluxo={fluxo} id={id} registro={state.registro} />}
+    </Box>
+  );
+}
+
+function Registro({ fluxo, id, registro }: { fluxo: Fluxo; id: string; registro: RegistroMapa }) {
+  return (
+    <>
+      <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 1 }}>
+        {popupCampos(fluxo, registro).map((campo) => (
+          <Box key={campo.label} sx={{ display: 'contents' }}>
+            <Typography component="dt" variant="body2" sx={{ fontWeight: 600 }}>
+              {campo.label}
+            </Typography>
+            <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }}>
+              {campo.value}
+            </Typography>
+          </Box>
+        ))}
+      </Box>
+      {registro.conflito === true && (
+        <Box sx={{ mt: 1 }}>
+          <Typography component="p" variant="body2" sx={{ fontWeight: 600 }}>
+            {SUPERVISOR_TEXT.conflito}
+          </Typography>
+          <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
+            {popupColetas(registro).map((coleta) => (
+              <Typography component="li" variant="body2" key={coleta.key}>
+                {coleta.tecnico} · {coleta.dataHora}
+              </Typography>
+            ))}
+          </Box>
+        </Box>
+      )}
+      <Link
+        component={RouterLink}
+        to={fotosPath(fluxo, id)}
+        variant="body2"
+        sx={{ display: 'inline-block', mt: 1 }}
+      >
+        Fotos
+      </Link>
+    </>
+  );
+}

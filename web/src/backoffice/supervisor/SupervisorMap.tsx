@@ -1,0 +1,269 @@
+// The supervisor's Leaflet map: street tiles, the project's zones in red, and every point on one canvas fed by
+// the cluster worker (pontos-controller.ts). Live points arrive as Server-Sent Events while the map is open.
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { Box } from '@mui/material';
+import type { Popup as LeafletPopup } from 'leaflet';
+import { MapContainer, Polygon, Popup, TileLayer, useMap } from 'react-leaflet';
+import 'leaflet/dist/leaflet.css';
+import { isFluxo, type Fluxo } from '@novus/domain/flows/keys';
+import type { MapaProjeto } from '@novus/domain/mapa/api';
+import { watchPontos } from '../../api/mapa';
+import { BRAZIL, boundsOf, type Bounds } from '../../map/bounds';
+import type { PontoRef, PontosStore } from './compact-points';
+import { eventoPassa, type FiltrosEscolhidos } from './filtros';
+import { SUPERVISOR_TEXT } from './messages';
+import { PontoPopup } from './PontoPopup';
+import { PontosController, type DrawStats } from './pontos-controller';
+
+/** SPEC.md section 9: the supervisor map starts at zoom 13; fitting the points never zooms in further. */
+export const START_ZOOM = 13;
+const MAX_ZOOM = 19;
+const ZONA_COLOR = 'red';
+
+/**
+ * The e2e's way to click a point drawn on the canvas, where no DOM node stands for it: `pointPixel` gives the
+ * container pixel of the `index`-th point of layer `fluxo` (its place in MapaProjeto's compact layer), or null
+ * when that point is not drawn on its own right now (layer unticked, inside a cluster, out of view); a click
+ * there opens its popup. `pointId` gives the record's uuid; `clusterPixels` the clusters drawn now (a click on
+ * one zooms in). Pixels are relative to the element with data-testid="supervisor-map". Kept in production
+ * builds: it only reads.
+ */
+export interface SupervisorTestHook {
+  pointPixel: (fluxo: string, index: number) => { x: number; y: number } | null;
+  pointId: (fluxo: string, index: number) => string | null;
+  clusterPixels: () => { fluxo: Fluxo; count: number; x: number; y: number }[];
+}
+
+declare global {
+  interface Window {
+    __novusSupervisor?: SupervisorTestHook;
+  }
+}
+
+interface Props {
+  projetoId: string;
+  zonas: MapaProjeto['zonas'];
+  store: PontosStore;
+  tileUrl: string | undefined;
+  mask: number;
+  clusterizar: boolean;
+  filtros: FiltrosEscolhidos;
+  /** A live event changed the points: their counts per layer now. */
+  onPontosChanged: (counts: Record<Fluxo, number>) => void;
+}
+
+interface Selecionado {
+  store: PontosStore;
+  key: string;
+  ref: PontoRef;
+  id: string;
+  position: [number, number];
+}
+
+export function SupervisorMap({
+  projetoId,
+  zonas,
+  store,
+  tileUrl,
+  mask,
+  clusterizar,
+  filtros,
+  onPontosChanged,
+}: Props) {
+  const boxRef = useRef<HTMLDivElement>(null);
+  const controllerRef = useRef<PontosController | null>(null);
+  const popupRef = useRef<LeafletPopup>(null);
+  const [selecionado, setSelecionado] = useState<Selecionado | null>(null);
+  const bounds = useMemo(() => viewBounds(store, zonas), [store, zonas]);
+
+  // Counted on the container after each draw, for tests and for whoever inspects the page.
+  const onDrawn = useCallback((stats: DrawStats) => {
+    const box = boxRef.current;
+    if (box === null) return;
+    box.dataset.pontos = String(stats.pontos);
+    box.dataset.clusters = String(stats.clusters);
+  }, []);
+
+  const onSelect = useCallback(
+    (ref: PontoRef) => {
+      const key = `${ref.fluxo}:${ref.index}`;
+      setSelecionado((current) =>
+        current !== null && current.key === key && current.store === store
+          ? current
+          : { store, key, ref, id: store.uuidAt(ref), position: store.latLngAt(ref) },
+      );
+    },
+    [store],
+  );
+  const updatePopup = useCallback(() => popupRef.current?.update(), []);
+
+  useLivePontos(projetoId, store, filtros, controllerRef, onPontosChanged);
+  useTestHook(store, controllerRef);
+
+  const [[south, west], [north, east]] = bounds;
+  return (
+    <Box
+      ref={boxRef}
+      role="region"
+      aria-label={SUPERVISOR_TEXT.mapLabel}
+      data-testid="supervisor-map"
+      sx={{
+        height: { xs: 420, md: 'calc(100dvh - 240px)' },
+        minHeight: 420,
+        width: '100%',
+        // Leaflet's attribution links are told apart by colour only (axe: link-in-text-block).
+        '& .leaflet-control-attribution a': { textDecoration: 'underline' },
+      }}
+    >
+      <MapContainer
+        center={[(south + north) / 2, (west + east) / 2]}
+        zoom={START_ZOOM}
+        maxZoom={MAX_ZOOM}
+        style={{ height: '100%', width: '100%' }}
+        scrollWheelZoom
+      >
+        {tileUrl !== undefined && (
+          <TileLayer url={tileUrl} maxZoom={MAX_ZOOM} attribution="&copy; colaboradores do OpenStreetMap" />
+        )}
+        {zonas.map((zona) => (
+          <Polygon
+            key={zona._id}
+            positions={zona.poligono.map((vertice): [number, number] => [vertice.lat, vertice.lng])}
+            pathOptions={{ color: ZONA_COLOR }}
+            // clicks pass through to the map, which finds the point under them
+            interactive={false}
+          />
+        ))}
+        <FitView bounds={bounds} />
+        <PontosLayer
+          store={store}
+          mask={mask}
+          clusterizar={clusterizar}
+          controllerRef={controllerRef}
+          onDrawn={onDrawn}
+          onSelect={onSelect}
+        />
+        {selecionado !== null && selecionado.store === store && (
+          <Popup
+            key={selecionado.key}
+            ref={popupRef}
+            position={selecionado.position}
+            minWidth={220}
+            maxWidth={320}
+            eventHandlers={{
+              remove: () => setSelecionado((current) => (current?.key === selecionado.key ? null : current)),
+            }}
+          >
+            <PontoPopup fluxo={selecionado.ref.fluxo} id={selecionado.id} onResize={updatePopup} />
+          </Popup>
+        )}
+      </MapContainer>
+    </Box>
+  );
+}
+
+/** The points' box, else the zones', else Brazil. */
+function viewBounds(store: PontosStore, zonas: MapaProjeto['zonas']): Bounds {
+  const pontos = store.bounds();
+  if (pontos !== null) return pontos;
+  const vertices = zonas.flatMap((zona) => zona.poligono.map((v): [number, number] => [v.lat, v.lng]));
+  return vertices.length > 0 ? boundsOf(vertices) : BRAZIL;
+}
+
+/** Fits the view whenever a load brings other points (a project or filter changed), never on live events. */
+function FitView({ bounds }: { bounds: Bounds }) {
+  const map = useMap();
+  useEffect(() => {
+    map.fitBounds(bounds, { maxZoom: START_ZOOM, padding: [24, 24], animate: false });
+  }, [map, bounds]);
+  return null;
+}
+
+interface PontosLayerProps {
+  store: PontosStore;
+  mask: number;
+  clusterizar: boolean;
+  controllerRef: RefObject<PontosController | null>;
+  onDrawn: (stats: DrawStats) => void;
+  onSelect: (ref: PontoRef) => void;
+}
+
+function PontosLayer({ store, mask, clusterizar, controllerRef, onDrawn, onSelect }: PontosLayerProps) {
+  const map = useMap();
+  const events = useRef({ onDrawn, onSelect });
+  useLayoutEffect(() => {
+    events.current = { onDrawn, onSelect };
+  });
+
+  // Effects run in order: the controller exists before it gets the store and the options (StrictMode included).
+  useEffect(() => {
+    const controller = new PontosController(map, {
+      onDrawn: (stats) => events.current.onDrawn(stats),
+      onSelect: (ref) => events.current.onSelect(ref),
+    });
+    controllerRef.current = controller;
+    return () => {
+      controller.destroy();
+      if (controllerRef.current === controller) controllerRef.current = null;
+    };
+  }, [map, controllerRef]);
+  useEffect(() => {
+    controllerRef.current?.setStore(store);
+  }, [controllerRef, store]);
+  useEffect(() => {
+    controllerRef.current?.setOptions(mask, clusterizar);
+  }, [controllerRef, mask, clusterizar]);
+  return null;
+}
+
+/**
+ * Adds or updates the points the project's events announce, while the map is open. A point new to the map is
+ * added only if it passes the filters; one it already shows is updated whatever they say.
+ */
+function useLivePontos(
+  projetoId: string,
+  store: PontosStore,
+  filtros: FiltrosEscolhidos,
+  controllerRef: RefObject<PontosController | null>,
+  onPontosChanged: (counts: Record<Fluxo, number>) => void,
+) {
+  const latest = useRef({ store, filtros, onPontosChanged });
+  useLayoutEffect(() => {
+    latest.current = { store, filtros, onPontosChanged };
+  });
+  useEffect(
+    () =>
+      watchPontos(projetoId, (evento) => {
+        const current = latest.current;
+        if (!current.store.has(evento) && !eventoPassa(evento, current.filtros)) return;
+        const { ref } = current.store.upsert(evento);
+        controllerRef.current?.pontoChanged(ref);
+        current.onPontosChanged(current.store.counts());
+      }),
+    [projetoId, controllerRef],
+  );
+}
+
+function useTestHook(store: PontosStore, controllerRef: RefObject<PontosController | null>) {
+  useEffect(() => {
+    const inRange = (fluxo: string, index: number): PontoRef | null =>
+      isFluxo(fluxo) && Number.isInteger(index) && index >= 0 && index < store.count(fluxo)
+        ? { fluxo, index }
+        : null;
+    const hook: SupervisorTestHook = {
+      pointPixel: (fluxo, index) => {
+        const ref = inRange(fluxo, index);
+        return ref === null ? null : (controllerRef.current?.pointPixel(ref) ?? null);
+      },
+      pointId: (fluxo, index) => {
+        const ref = inRange(fluxo, index);
+        return ref === null ? null : store.uuidAt(ref);
+      },
+      clusterPixels: () => controllerRef.current?.clusterPixels() ?? [],
+    };
+    window.__novusSupervisor = hook;
+    return () => {
+      if (window.__novusSupervisor === hook) delete window.__novusSupervisor;
+    };
+  }, [store, controllerRef]);
+}

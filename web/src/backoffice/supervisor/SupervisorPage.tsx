@@ -1,0 +1,198 @@
+// 'Supervisão de Projetos': one of the user's projects on a map with all its layers, filtered by technician and
+// period, with per-flow statistics, kept live as the devices send records (SPEC.md section 2 'Supervisor').
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Alert, Box, LinearProgress, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
+import type { Fluxo } from '@novus/domain/flows/keys';
+import { getEstatistica, getMapa } from '../../api/mapa';
+import { listProjetos } from '../../api/projeto';
+import { getTileConfig } from '../../api/tiles-config';
+import { useBackofficeApi } from '../backoffice-api';
+import { LOAD_FAILURE } from '../extrator/messages';
+import { ProjetoSelect } from '../extrator/ProjetoSelect';
+import { useApiLoad, useScopedChoice } from '../extrator/use-api-load';
+import { PontosStore } from './compact-points';
+import { mapaFiltros, tecnicoOptions, TODOS_FILTROS, type FiltrosEscolhidos } from './filtros';
+import { LayerPanel } from './LayerPanel';
+import { allVisible, maskOf } from './layers';
+import { SUPERVISOR_FAILURE, SUPERVISOR_TEXT } from './messages';
+import { SupervisorMap } from './SupervisorMap';
+import { useReload } from './use-reload';
+
+/** Live events ask for fresh statistics at most this often. */
+const ESTATISTICA_REFRESH_MS = 500;
+const TODOS = 'todos';
+
+export function SupervisorPage() {
+  const projetos = useApiLoad('projetos', listProjetos, LOAD_FAILURE.projetos);
+  const [projetoId, setProjetoId] = useState('');
+  const [filtros, setFiltros] = useScopedChoice<FiltrosEscolhidos>(projetoId, TODOS_FILTROS);
+  const [clusterizar, setClusterizar] = useState(true);
+  const [visible, setVisible] = useState(allVisible);
+  const tileUrl = useStreetTiles();
+  const nomeProjeto =
+    projetos.status === 'done'
+      ? projetos.value.find((projeto) => projeto._id === projetoId)?.nome
+      : undefined;
+  const scope = projetoId === '' ? null : projetoId;
+  const filtrosApi = mapaFiltros(filtros);
+
+  // The layers are decoded as part of the load, so an answer that breaks the compact form fails like a bad answer.
+  const mapa = useReload(
+    scope,
+    JSON.stringify([projetoId, filtrosApi]),
+    async (api) => {
+      const value = await getMapa(api, projetoId, filtrosApi);
+      return { value, store: new PontosStore(value.camadas) };
+    },
+    SUPERVISOR_FAILURE.mapa,
+  );
+
+  const [refresh, setRefresh] = useState(0);
+  const estatistica = useReload(
+    nomeProjeto === undefined ? null : projetoId,
+    JSON.stringify([projetoId, filtrosApi, refresh]),
+    (api) => getEstatistica(api, nomeProjeto ?? '', filtrosApi),
+    SUPERVISOR_FAILURE.estatistica,
+  );
+
+  // Counts per layer as live events change them; the loaded store's own counts until then.
+  const store = mapa.value?.store ?? null;
+  const [live, setLive] = useState<{ store: PontosStore; counts: Record<Fluxo, number> } | null>(null);
+  const counts = live !== null && live.store === store ? live.counts : store?.counts();
+  const total = counts === undefined ? 0 : Object.values(counts).reduce((sum, count) => sum + count, 0);
+
+  const refreshTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(
+    () => () => {
+      if (refreshTimer.current !== null) clearTimeout(refreshTimer.current);
+      refreshTimer.current = null;
+    },
+    [projetoId],
+  );
+  const onPontosChanged = useCallback(
+    (next: Record<Fluxo, number>) => {
+      if (store !== null) setLive({ store, counts: next });
+      if (refreshTimer.current !== null) return;
+      refreshTimer.current = setTimeout(() => {
+        refreshTimer.current = null;
+        setRefresh((value) => value + 1);
+      }, ESTATISTICA_REFRESH_MS);
+    },
+    [store],
+  );
+
+  const tecnicos = tecnicoOptions(mapa.value?.value.tecnicos ?? [], filtros.tecnico);
+
+  return (
+    <Stack spacing={2}>
+      <Typography component="h1" variant="h5">
+        {SUPERVISOR_TEXT.title}
+      </Typography>
+      {projetos.status === 'failed' && (
+        <Alert severity="error" role="alert">
+          {projetos.message}
+        </Alert>
+      )}
+      <Paper variant="outlined" sx={{ p: 2 }}>
+        <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
+          <ProjetoSelect
+            id="supervisor-projeto"
+            projetos={projetos}
+            value={projetoId}
+            onChange={setProjetoId}
+          />
+          {scope !== null && (
+            <>
+              <TextField
+                select
+                id="supervisor-tecnico"
+                label="Técnico"
+                value={filtros.tecnico?.id ?? TODOS}
+                onChange={(event) =>
+                  setFiltros({
+                    ...filtros,
+                    tecnico: tecnicos.find((tecnico) => tecnico.id === event.target.value) ?? null,
+                  })
+                }
+                sx={{ minWidth: 220 }}
+              >
+                <MenuItem value={TODOS}>Todos</MenuItem>
+                {tecnicos.map((tecnico) => (
+                  <MenuItem key={tecnico.id} value={tecnico.id}>
+                    {tecnico.nome}
+                  </MenuItem>
+                ))}
+              </TextField>
+              <TextField
+                id="supervisor-data-inicio"
+                type="date"
+                label="Data inicial"
+                value={filtros.dataInicio}
+                onChange={(event) => setFiltros({ ...filtros, dataInicio: event.target.value })}
+                slotProps={{ inputLabel: { shrink: true } }}
+              />
+              <TextField
+                id="supervisor-data-fim"
+                type="date"
+                label="Data final"
+                value={filtros.dataFim}
+                onChange={(event) => setFiltros({ ...filtros, dataFim: event.target.value })}
+                slotProps={{ inputLabel: { shrink: true } }}
+              />
+            </>
+          )}
+        </Stack>
+      </Paper>
+      {mapa.loading && <LinearProgress aria-label="Carregando" />}
+      {mapa.error !== null && (
+        <Alert severity="error" role="alert">
+          {mapa.error}
+        </Alert>
+      )}
+      {mapa.value !== null && store !== null && counts !== undefined && (
+        <>
+          {total === 0 && <Alert severity="info">{SUPERVISOR_TEXT.noData}</Alert>}
+          <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: 'stretch' }}>
+            <Box sx={{ flexGrow: 1, minWidth: 0 }}>
+              <SupervisorMap
+                projetoId={projetoId}
+                zonas={mapa.value.value.zonas}
+                store={store}
+                tileUrl={tileUrl}
+                mask={maskOf(visible)}
+                clusterizar={clusterizar}
+                filtros={filtros}
+                onPontosChanged={onPontosChanged}
+              />
+            </Box>
+            <LayerPanel
+              clusterizar={clusterizar}
+              onClusterizar={setClusterizar}
+              visible={visible}
+              onVisible={(fluxo, checked) => setVisible((current) => ({ ...current, [fluxo]: checked }))}
+              counts={counts}
+              estatistica={estatistica}
+            />
+          </Stack>
+        </>
+      )}
+    </Stack>
+  );
+}
+
+/** The configured street tile URL (GET /api/config); the map shows only its shapes until it comes. */
+function useStreetTiles(): string | undefined {
+  const { api, log } = useBackofficeApi();
+  const [tileUrl, setTileUrl] = useState<string>();
+  useEffect(() => {
+    let active = true;
+    getTileConfig(api).then(
+      (tiles) => active && setTileUrl(tiles.street),
+      (error: unknown) => log(SUPERVISOR_FAILURE.tiles.log, error),
+    );
+    return () => {
+      active = false;
+    };
+  }, [api, log]);
+  return tileUrl;
+}

@@ -1,0 +1,80 @@
+// The page's side of the cluster worker: sends the layers once (transferring their buffers), then asks for the
+// clusters of a view or the expansion zoom of a cluster, each answer matched to its request.
+import { FLUXOS } from '@novus/domain/flows/keys';
+import type { QueryResult, ViewQuery, WorkerReply, WorkerRequest } from './cluster-engine';
+import type { PontoRef, PontosStore } from './compact-points';
+import { layerOf } from './layers';
+
+interface Pending {
+  resolve: (reply: WorkerReply) => void;
+}
+
+export class ClusterClient {
+  private readonly worker: Worker;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+
+  constructor() {
+    // Vite bundles the worker from this exact expression (new Worker(new URL(...), { type: 'module' })).
+    this.worker = new Worker(new URL('./cluster.worker.ts', import.meta.url), { type: 'module' });
+    this.worker.onmessage = (event: MessageEvent<WorkerReply>) => {
+      const pending = this.pending.get(event.data.id);
+      this.pending.delete(event.data.id);
+      pending?.resolve(event.data);
+    };
+  }
+
+  /** Replaces the worker's layers with copies of the store's (the store keeps its own for drawing). */
+  load(store: PontosStore): void {
+    const layers = FLUXOS.map((fluxo) => {
+      const camada = store.camadas[fluxo];
+      return { layer: layerOf(fluxo), count: camada.count, coords: camada.coords.slice(0, camada.count * 2) };
+    });
+    this.post(
+      { type: 'load', layers },
+      layers.map((layer) => layer.coords.buffer),
+    );
+  }
+
+  /** Tells the worker a point was added or moved (the store already holds it). */
+  upsert(store: PontosStore, ref: PontoRef): void {
+    const { coords } = store.camadas[ref.fluxo];
+    this.post({
+      type: 'upsert',
+      layer: layerOf(ref.fluxo),
+      index: ref.index,
+      lat: coords[2 * ref.index] ?? 0,
+      lng: coords[2 * ref.index + 1] ?? 0,
+    });
+  }
+
+  async query(query: ViewQuery): Promise<QueryResult> {
+    const reply = await this.request((id) => ({ type: 'query', id, query }));
+    if (reply.type !== 'query') throw new Error('Resposta inesperada do worker de clusters');
+    return reply.result;
+  }
+
+  async expansionZoom(layer: number, clusterId: number): Promise<number> {
+    const reply = await this.request((id) => ({ type: 'expansion', id, layer, clusterId }));
+    if (reply.type !== 'expansion') throw new Error('Resposta inesperada do worker de clusters');
+    return reply.zoom;
+  }
+
+  terminate(): void {
+    this.worker.terminate();
+    this.pending.clear();
+  }
+
+  private request(make: (id: number) => WorkerRequest): Promise<WorkerReply> {
+    const id = this.nextId;
+    this.nextId += 1;
+    return new Promise((resolve) => {
+      this.pending.set(id, { resolve });
+      this.post(make(id));
+    });
+  }
+
+  private post(request: WorkerRequest, transfer: ArrayBuffer[] = []): void {
+    this.worker.postMessage(request, transfer);
+  }
+}
