@@ -11,6 +11,7 @@ import { acceptDialogs, TechnicianHome } from '../support/collect-pages';
 import { GPS, setUpWorld, TECNICO_PASSWORD } from '../support/collect-setup';
 import { LoginPage } from '../support/login-page';
 import { PHONE } from '../support/screens';
+import { drag, percentile, startFrames, stopFrames, zoom } from './map-input';
 
 test.use({
   viewport: PHONE,
@@ -29,8 +30,6 @@ declare global {
   interface Window {
     /** performance.now() of the first frame with the map in the page, and with points or clusters on it */
     mapProbe?: { mapShown?: number; pointsShown?: number };
-    /** frame timestamps while recording */
-    frameLog?: { recording: boolean; stamps: number[] };
   }
 }
 
@@ -119,54 +118,6 @@ async function seedPostes(page: Page, projetoId: string): Promise<void> {
     },
     { projetoId, count: POINTS, zone: ZONE },
   );
-}
-
-async function startFrames(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const log = { recording: true, stamps: [] as number[] };
-    window.frameLog = log;
-    const tick = (stamp: number) => {
-      if (!log.recording) return;
-      log.stamps.push(stamp);
-      requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  });
-}
-
-async function stopFrames(page: Page): Promise<number[]> {
-  const stamps = await page.evaluate(() => {
-    if (!window.frameLog) return [];
-    window.frameLog.recording = false;
-    return window.frameLog.stamps;
-  });
-  return stamps.slice(1).map((stamp, index) => stamp - (stamps[index] ?? stamp));
-}
-
-/** A finger-speed drag: 30 moves a frame apart. */
-async function drag(page: Page, dx: number, dy: number): Promise<void> {
-  const box = await page.locator('.leaflet-container').boundingBox();
-  if (!box) throw new Error('map not visible');
-  const [x, y] = [box.x + box.width / 2 - dx / 2, box.y + box.height / 2 - dy / 2];
-  await page.mouse.move(x, y);
-  await page.mouse.down();
-  for (let step = 1; step <= 30; step += 1) {
-    await page.mouse.move(x + (dx * step) / 30, y + (dy * step) / 30);
-    await page.waitForTimeout(16);
-  }
-  await page.mouse.up();
-  await page.waitForTimeout(300);
-}
-
-async function zoom(page: Page, direction: 'in' | 'out'): Promise<void> {
-  await page.locator(`.leaflet-control-zoom-${direction}`).click();
-  // Leaflet's zoom animation is 250 ms; the rest lets moveend work land inside the window.
-  await page.waitForTimeout(600);
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
 }
 
 function frameStats(intervals: number[]) {

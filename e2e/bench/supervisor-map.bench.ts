@@ -15,6 +15,7 @@ import { setUpWorld, TECNICO_PASSWORD } from '../support/collect-setup';
 import { apiAs, SUPERVISOR_PASSWORD } from '../support/extrator-pages';
 import { LoginPage } from '../support/login-page';
 import { DESKTOP } from '../support/screens';
+import { drag as dragMap, percentile, startFrames, stopFrames, zoom as zoomMap } from './map-input';
 import { enviar, POSTE, SupervisorScreen, UNIDADE } from '../support/supervisor-pages';
 
 test.use({ viewport: DESKTOP });
@@ -29,7 +30,6 @@ const AREA = { south: -25.46, north: -25.41, west: -49.3, east: -49.25 };
 declare global {
   interface Window {
     benchProbe?: { clickedAt?: number; changedAt?: number };
-    benchFrames?: { recording: boolean; stamps: number[] };
   }
 }
 
@@ -88,52 +88,9 @@ async function probeMs(page: Page): Promise<number> {
   return page.evaluate(() => (window.benchProbe?.changedAt ?? 0) - (window.benchProbe?.clickedAt ?? 0));
 }
 
-async function startFrames(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const log = { recording: true, stamps: [] as number[] };
-    window.benchFrames = log;
-    const tick = (stamp: number) => {
-      if (!log.recording) return;
-      log.stamps.push(stamp);
-      requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  });
-}
-
-async function stopFrames(page: Page): Promise<number[]> {
-  const stamps = await page.evaluate(() => {
-    if (!window.benchFrames) return [];
-    window.benchFrames.recording = false;
-    return window.benchFrames.stamps;
-  });
-  return stamps.slice(1).map((stamp, index) => stamp - (stamps[index] ?? stamp));
-}
-
-/** A mouse drag of 30 moves a frame apart. */
-async function drag(page: Page, dx: number, dy: number): Promise<void> {
-  const box = await page.getByTestId('supervisor-map').boundingBox();
-  if (!box) throw new Error('map not visible');
-  const [x, y] = [box.x + box.width / 2 - dx / 2, box.y + box.height / 2 - dy / 2];
-  await page.mouse.move(x, y);
-  await page.mouse.down();
-  for (let step = 1; step <= 30; step += 1) {
-    await page.mouse.move(x + (dx * step) / 30, y + (dy * step) / 30);
-    await page.waitForTimeout(16);
-  }
-  await page.mouse.up();
-  await page.waitForTimeout(400);
-}
-
-async function zoom(page: Page, direction: 'in' | 'out'): Promise<void> {
-  await page.locator(`.leaflet-control-zoom-${direction}`).click();
-  await page.waitForTimeout(700);
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
-}
+// The supervisor's canvas redraw after a move takes longer to settle than the field map's.
+const drag = (page: Page, dx: number, dy: number) => dragMap(page, dx, dy, 400);
+const zoom = (page: Page, direction: 'in' | 'out') => zoomMap(page, direction, 700);
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
 
