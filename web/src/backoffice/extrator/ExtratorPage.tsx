@@ -1,12 +1,12 @@
 // 'Extrator': choose a project and a range of its days, then download its KML, CSV and photo files
 // (SPEC.md section 2 'Extractor').
-import { Alert, Paper, Stack, Typography } from '@mui/material';
+import { Alert, Stack } from '@mui/material';
 import { getExtracao } from '../../api/extrator';
 import { ExtracaoFiles } from './ExtracaoFiles';
 import { LoadContent } from './LoadContent';
 import { LOAD_FAILURE, NO_DATA } from './messages';
 import { PeriodoSelects, usePeriodo, type PeriodoEscolhido } from './PeriodoSelects';
-import { ProjetoSelect } from './ProjetoSelect';
+import { ProjetoPageHead } from './ProjetoPageHead';
 import { useApiLoad } from './use-api-load';
 import { useProjetoDatas } from './use-projeto-datas';
 
@@ -17,27 +17,17 @@ export function ExtratorPage() {
 
   return (
     <Stack spacing={2}>
-      <Typography component="h1" variant="h5">
-        Extrator
-      </Typography>
-      {projetos.status === 'failed' && (
-        <Alert severity="error" role="alert">
-          {projetos.message}
-        </Alert>
-      )}
-      <Paper variant="outlined" sx={{ p: 2 }}>
-        <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
-          <ProjetoSelect
-            id="extrator-projeto"
-            projetos={projetos}
-            value={projetoId}
-            onChange={setProjetoId}
-          />
-          {periodo !== null && (
-            <PeriodoSelects id="extrator" datas={dias} periodo={periodo} onChange={setPeriodo} />
-          )}
-        </Stack>
-      </Paper>
+      <ProjetoPageHead
+        title="Extrator"
+        id="extrator-projeto"
+        projetos={projetos}
+        projetoId={projetoId}
+        onProjeto={setProjetoId}
+      >
+        {periodo !== null && (
+          <PeriodoSelects id="extrator" datas={dias} periodo={periodo} onChange={setPeriodo} />
+        )}
+      </ProjetoPageHead>
       <LoadContent load={datas} loadingLabel="Carregando datas">
         {(value) =>
           periodo === null || value.length === 0 ? (

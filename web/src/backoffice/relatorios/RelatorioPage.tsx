@@ -1,12 +1,12 @@
 // 'Relatórios': a project of the user's, one of its days, what each technician collected that day with their
 // CSV and KML, and the productivity over a range of days (SPEC.md section 2 'Reports screen').
-import { Alert, Paper, Stack, Typography } from '@mui/material';
+import { Alert, Stack } from '@mui/material';
 import { listRelatorio } from '../../api/extrator';
 import { DataSelect } from '../extrator/DataSelect';
 import { formatDia } from '../extrator/datas';
 import { LoadContent } from '../extrator/LoadContent';
 import { LOAD_FAILURE, NO_DATA } from '../extrator/messages';
-import { ProjetoSelect } from '../extrator/ProjetoSelect';
+import { ProjetoPageHead } from '../extrator/ProjetoPageHead';
 import { SectionPaper } from '../extrator/SectionPaper';
 import { useApiLoad, useScopedChoice } from '../extrator/use-api-load';
 import { useProjetoDatas } from '../extrator/use-projeto-datas';
@@ -21,27 +21,17 @@ export function RelatorioPage() {
 
   return (
     <Stack spacing={2}>
-      <Typography component="h1" variant="h5">
-        Relatórios
-      </Typography>
-      {projetos.status === 'failed' && (
-        <Alert severity="error" role="alert">
-          {projetos.message}
-        </Alert>
-      )}
-      <Paper variant="outlined" sx={{ p: 2 }}>
-        <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
-          <ProjetoSelect
-            id="relatorio-projeto"
-            projetos={projetos}
-            value={projetoId}
-            onChange={setProjetoId}
-          />
-          {data !== null && (
-            <DataSelect id="relatorio-data" label="Data" datas={dias} value={data} onChange={setData} />
-          )}
-        </Stack>
-      </Paper>
+      <ProjetoPageHead
+        title="Relatórios"
+        id="relatorio-projeto"
+        projetos={projetos}
+        projetoId={projetoId}
+        onProjeto={setProjetoId}
+      >
+        {data !== null && (
+          <DataSelect id="relatorio-data" label="Data" datas={dias} value={data} onChange={setData} />
+        )}
+      </ProjetoPageHead>
       <LoadContent load={datas} loadingLabel="Carregando datas">
         {(value) =>
           data === null || value.length === 0 ? (

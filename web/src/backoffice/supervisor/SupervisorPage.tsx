@@ -1,14 +1,14 @@
 // 'Supervisão de Projetos': one of the user's projects on a map with all its layers, filtered by technician and
 // period, with per-flow statistics, kept live as the devices send records (SPEC.md section 2 'Supervisor').
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Alert, Box, LinearProgress, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Box, LinearProgress, MenuItem, Stack, TextField } from '@mui/material';
 import type { Fluxo } from '@novus/domain/flows/keys';
 import { getEstatistica, getMapa } from '../../api/mapa';
 import { listProjetos } from '../../api/projeto';
 import { getTileConfig } from '../../api/tiles-config';
 import { useBackofficeApi } from '../backoffice-api';
 import { LOAD_FAILURE } from '../extrator/messages';
-import { ProjetoSelect } from '../extrator/ProjetoSelect';
+import { ProjetoPageHead } from '../extrator/ProjetoPageHead';
 import { useApiLoad, useScopedChoice } from '../extrator/use-api-load';
 import { PontosStore } from './compact-points';
 import { mapaFiltros, tecnicoOptions, TODOS_FILTROS, type FiltrosEscolhidos } from './filtros';
@@ -85,64 +85,54 @@ export function SupervisorPage() {
 
   return (
     <Stack spacing={2}>
-      <Typography component="h1" variant="h5">
-        {SUPERVISOR_TEXT.title}
-      </Typography>
-      {projetos.status === 'failed' && (
-        <Alert severity="error" role="alert">
-          {projetos.message}
-        </Alert>
-      )}
-      <Paper variant="outlined" sx={{ p: 2 }}>
-        <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
-          <ProjetoSelect
-            id="supervisor-projeto"
-            projetos={projetos}
-            value={projetoId}
-            onChange={setProjetoId}
-          />
-          {scope !== null && (
-            <>
-              <TextField
-                select
-                id="supervisor-tecnico"
-                label="Técnico"
-                value={filtros.tecnico?.id ?? TODOS}
-                onChange={(event) =>
-                  setFiltros({
-                    ...filtros,
-                    tecnico: tecnicos.find((tecnico) => tecnico.id === event.target.value) ?? null,
-                  })
-                }
-                sx={{ minWidth: 220 }}
-              >
-                <MenuItem value={TODOS}>Todos</MenuItem>
-                {tecnicos.map((tecnico) => (
-                  <MenuItem key={tecnico.id} value={tecnico.id}>
-                    {tecnico.nome}
-                  </MenuItem>
-                ))}
-              </TextField>
-              <TextField
-                id="supervisor-data-inicio"
-                type="date"
-                label="Data inicial"
-                value={filtros.dataInicio}
-                onChange={(event) => setFiltros({ ...filtros, dataInicio: event.target.value })}
-                slotProps={{ inputLabel: { shrink: true } }}
-              />
-              <TextField
-                id="supervisor-data-fim"
-                type="date"
-                label="Data final"
-                value={filtros.dataFim}
-                onChange={(event) => setFiltros({ ...filtros, dataFim: event.target.value })}
-                slotProps={{ inputLabel: { shrink: true } }}
-              />
-            </>
-          )}
-        </Stack>
-      </Paper>
+      <ProjetoPageHead
+        title={SUPERVISOR_TEXT.title}
+        id="supervisor-projeto"
+        projetos={projetos}
+        projetoId={projetoId}
+        onProjeto={setProjetoId}
+      >
+        {scope !== null && (
+          <>
+            <TextField
+              select
+              id="supervisor-tecnico"
+              label="Técnico"
+              value={filtros.tecnico?.id ?? TODOS}
+              onChange={(event) =>
+                setFiltros({
+                  ...filtros,
+                  tecnico: tecnicos.find((tecnico) => tecnico.id === event.target.value) ?? null,
+                })
+              }
+              sx={{ minWidth: 220 }}
+            >
+              <MenuItem value={TODOS}>Todos</MenuItem>
+              {tecnicos.map((tecnico) => (
+                <MenuItem key={tecnico.id} value={tecnico.id}>
+                  {tecnico.nome}
+                </MenuItem>
+              ))}
+            </TextField>
+            <TextField
+              id="supervisor-data-inicio"
+              type="date"
+              label="Data inicial"
+              value={filtros.dataInicio}
+              onChange={(event) => setFiltros({ ...filtros, dataInicio: event.target.value })}
+              slotProps={{ inputLabel: { shrink: true } }}
+            />
+            <TextField
+              id="supervisor-data-fim"
+              type="date"
+              label="Data final"
+              value={filtros.dataFim}
+              onChange={(event) => setFiltros({ ...filtros, dataFim: event.target.value })}
+              slotProps={{ inputLabel: { shrink: true } }}
+            />
+          </>
+        )}
+      </ProjetoPageHead>
       {mapa.loading && <LinearProgress aria-label="Carregando" />}
       {mapa.error !== null && (
         <Alert severity="error" role="alert">
