@@ -1318,4 +1318,48 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
       { name: 'Vegetação', features: 1 },
     ]);
   });
+
+  // Runs after the one above: it gives the project without fuso one, then another (migration 0006's triggers).
+  it('fills in the stored UTM when a project gains a fuso, and recomputes it when the fuso changes', async () => {
+    const unidade = enviados.get(ids.semFusoUnidade ?? '');
+    if (!unidade) throw new Error('semFusoUnidade was not sent');
+    for (const fuso of [22, 23]) {
+      const put = await ctx.app.inject({
+        method: 'PUT',
+        url: `/api/projeto/${semFuso._id}`,
+        headers: { ...FORM, cookie: admin },
+        payload: formBody({ nome: semFuso.nome, cliente, fuso: String(fuso), fluxos: ['hc'] }),
+      });
+      expect(put.statusCode, put.body).toBe(200);
+      const [[easting, northing] = []] = cs2csUtm([unidade], fuso);
+      const [row] = (await csv(`/api/extrator/${semFuso._id}/unidades.csv`)).rows;
+      expect(row?.ID).toBe(ids.semFusoUnidade);
+      expect(Math.abs(Number(row?.UTM_E) - (easting ?? 0)), `UTM_E in fuso ${fuso}`).toBeLessThanOrEqual(
+        0.01,
+      );
+      expect(Math.abs(Number(row?.UTM_N) - (northing ?? 0)), `UTM_N in fuso ${fuso}`).toBeLessThanOrEqual(
+        0.01,
+      );
+    }
+  });
+
+  // Runs last: it rewrites a unit's observation.
+  it('writes KML text as XML: markup and ampersands escaped, line breaks kept, forbidden control characters dropped, photos linked', async () => {
+    const observacao = 'Portão <azul> & "grade"\nsegunda linha\u0001\u0002';
+    await ctx.db.query(
+      `UPDATE registros SET dados = jsonb_set(dados, '{observacao}', to_jsonb($2::text)) WHERE id = $1`,
+      [ids.unidade2, observacao],
+    );
+    const kml = await download(`/api/unidade/${projeto._id}/kml`);
+    const text = kml.toString('utf8');
+    expect(text).toContain('<value>Portão &lt;azul&gt; &amp; "grade"&#10;segunda linha</value>');
+    expect(text.includes('\u0001') || text.includes('\u0002')).toBe(false);
+    const features = ogrFeatures(scratch.write('escape.kml', kml), 'Unidades');
+    expect(features.map((feature) => feature.Name)).toEqual(['10', '12', '200']);
+    expect(features[1]?.OBSERVACAO).toBe('Portão <azul> & "grade"');
+    // unidade1 has two photos: its description links them, absolute, by record and slot.
+    expect(text).toContain(
+      `<description>&lt;a href="http://localhost:80/api/fotos/${ids.unidade1}/0"&gt;Foto 1&lt;/a&gt;&lt;br/&gt;`,
+    );
+  });
 });

@@ -37,10 +37,27 @@ export async function migrate(db: Database): Promise<string[]> {
 /** Any constant both servers agree on: 'novus' in ASCII. */
 const MIGRATION_LOCK = 0x6e6f767573;
 
-/** Extended-protocol queries take one statement each; migrations keep to plain `;`-terminated statements. */
+/**
+ * Extended-protocol queries take one statement each: a migration is split at each `;` that ends a line, except
+ * inside a dollar-quoted body (`$$ ... $$`, a trigger function's), whose statements end lines too.
+ */
 function splitStatements(sql: string): string[] {
-  return sql
-    .split(/;\s*$/m)
+  const statements: string[] = [];
+  let current = '';
+  for (const [index, part] of sql.split('$$').entries()) {
+    if (index % 2 === 1) {
+      current += `$$${part}$$`;
+      continue;
+    }
+    const pieces = part.split(/;\s*$/m);
+    current += pieces[0];
+    for (const piece of pieces.slice(1)) {
+      statements.push(current);
+      current = piece;
+    }
+  }
+  statements.push(current);
+  return statements
     .map((statement) => statement.replace(/^\s*--.*$/gm, '').trim())
     .filter((statement) => statement.length > 0);
 }

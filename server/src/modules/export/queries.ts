@@ -1,5 +1,5 @@
 // SQL of the exports: each file is one query projected in the database from the flow's declared columns (text
-// fields, yes/no, list flags, UTM by ST_Transform to SIRGAS 2000 / UTM south), read in collection order.
+// fields, yes/no, list flags, the UTM the record stores: migration 0006), read in collection order.
 import type { Coluna, Valor } from '@novus/domain/export/columns';
 import { FUSO_HORARIO } from '@novus/domain/export/columns';
 import type { Fluxo } from '@novus/domain/flows/keys';
@@ -22,9 +22,6 @@ export interface Query {
   params: unknown[];
 }
 
-/** SIRGAS 2000 / UTM zone {fuso}S: EPSG 31978 (18S) to 31985 (25S). */
-export const sirgasUtmSouth = (fuso: number) => 31960 + fuso;
-
 const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 
 /** A declared field name as a SQL literal: names come from the declarations, and are checked all the same. */
@@ -33,7 +30,7 @@ function fieldName(name: string): string {
   return `'${name}'`;
 }
 
-function textOf(valor: Valor, utm: string): string {
+function textOf(valor: Valor): string {
   // Empty text reads as NULL: PostgreSQL's COPY writes it unquoted then, as csv-stringify does on PGlite.
   if ('campo' in valor) return `NULLIF(r.dados->>${fieldName(valor.campo)}, '')`;
   if ('simNao' in valor) {
@@ -57,9 +54,9 @@ function textOf(valor: Valor, utm: string): string {
     case 'dataHora':
       return `to_char(r.data_hora AT TIME ZONE '${FUSO_HORARIO}', 'DD/MM/YYYY HH24:MI:SS')`;
     case 'utmE':
-      return `round(ST_X(${utm})::numeric, 2)::text`;
+      return 'r.utm_e::text';
     case 'utmN':
-      return `round(ST_Y(${utm})::numeric, 2)::text`;
+      return 'r.utm_n::text';
     case 'fotos':
       return 'COALESCE(fc.n, 0)::text';
   }
@@ -109,20 +106,20 @@ function where(filtro: Filtro, params: unknown[]): string {
 
 /**
  * One row per record with the columns under their headers (CSV), in collection order. With `safe`, typed text is
- * neutralised against spreadsheet formulas; `fuso` null leaves UTM columns empty (KML reads lat/lng instead).
+ * neutralised against spreadsheet formulas. UTM columns are what the record stores in its project's fuso: empty
+ * when the project has none (the CSV routes refuse then; KML places by lat/lng).
  */
 export function registrosQuery(
   colunas: readonly Coluna[],
   filtro: Filtro,
-  options: { fuso: number | null; safe: boolean; extra?: readonly string[] },
+  options: { safe: boolean; extra?: readonly string[] },
 ): Query {
   const params: unknown[] = [];
-  const utm = options.fuso === null ? 'NULL::geometry' : 'utm.geom';
   // Typed text is read once per row in a lateral (OFFSET 0 keeps it from being inlined): novus_csv_safe looks at
   // its argument three times, and inlined that would be three jsonb lookups.
   const raw: string[] = [];
   const columns = colunas.map((coluna) => {
-    const text = textOf(coluna.valor, utm);
+    const text = textOf(coluna.valor);
     const name = `"${coluna.header.replaceAll('"', '""')}"`;
     if (!options.safe || !typed(coluna.valor)) return `${text} AS ${name}`;
     raw.push(`${text} AS t${raw.length}`);
@@ -130,11 +127,6 @@ export function registrosQuery(
   });
   const values = raw.length > 0 ? `CROSS JOIN LATERAL (SELECT ${raw.join(', ')} OFFSET 0) v` : '';
   const condition = where(filtro, params);
-  const transform =
-    options.fuso === null
-      ? ''
-      : // OFFSET 0: transformed once per row, not once for ST_X and again for ST_Y.
-        `CROSS JOIN LATERAL (SELECT ST_Transform(r.geom, ${sirgasUtmSouth(options.fuso)}) AS geom OFFSET 0) utm`;
   // Photo counts joined once for the project ($1: where() binds the project first) rather than counted per row:
   // a correlated count costs as much as the rest of the row.
   const fotos = colunas.some((coluna) => 'registro' in coluna.valor && coluna.valor.registro === 'fotos')
@@ -146,7 +138,6 @@ export function registrosQuery(
       FROM registros r
       LEFT JOIN usuarios u ON u.id = r.tecnico
       ${fotos}
-      ${transform}
       ${values}
       WHERE ${condition}
       ORDER BY r.data_hora, r.id`,
@@ -154,14 +145,79 @@ export function registrosQuery(
   };
 }
 
-/** What a KML placemark needs beyond its columns: where, which flow, its photos' slots. */
-export const KML_EXTRA = [
-  'r.id::text AS "_id"',
-  'r.fluxo AS "_fluxo"',
-  'r.lat AS "_lat"',
-  'r.lng AS "_lng"',
-  'COALESCE((SELECT array_agg(f.slot ORDER BY f.slot) FROM fotos f WHERE f.registro = r.id), \'{}\') AS "_fotos"',
-] as const;
+/** A KML layer's placemarks: one line of XML per record, written by the database (`novus_xml` escapes). */
+export interface KmlQuery {
+  /** How the placemark is named: a column of the flow, else the record id. */
+  nome: Valor;
+  /** The id of the document's `<Style>` for this layer. */
+  estilo: string;
+  /** Where the photo links point: the KML is opened outside the browser. */
+  origin: string;
+}
+
+/**
+ * One row (`placemark`) per located record, in collection order: its name, its photos as links, its style, the
+ * declared columns as ExtendedData and its point. Built in SQL so that PostgreSQL's COPY writes the KML's body as
+ * it writes a CSV, and Node only passes bytes on.
+ */
+export function placemarksQuery(colunas: readonly Coluna[], filtro: Filtro, kml: KmlQuery): Query {
+  const params: unknown[] = [];
+  const condition = where(filtro, params);
+  params.push(kml.origin);
+  const origin = `$${params.length}`;
+  const tag = (text: string) => literal(text);
+  const data = colunas.map(
+    (coluna) =>
+      `${tag(`<Data name="${escapeXml(coluna.header)}"><value>`)} || COALESCE(novus_xml(${textOf(coluna.valor)}), '') || '</value></Data>'`,
+  );
+  const parts = [
+    `'<Placemark><name>'`,
+    `novus_xml(COALESCE(${textOf(kml.nome)}, r.id::text))`,
+    `'</name>'`,
+    `'<description>' || novus_xml(fc.links) || '</description>'`,
+    tag(`<styleUrl>#${kml.estilo}</styleUrl><ExtendedData>`),
+    ...data,
+    `'</ExtendedData><Point><coordinates>'`,
+    `r.lng::text || ',' || r.lat::text`,
+    `'</coordinates></Point></Placemark>'`,
+  ];
+  return {
+    sql: `SELECT ${concat(parts)} AS placemark
+      FROM registros r
+      LEFT JOIN usuarios u ON u.id = r.tecnico
+      LEFT JOIN (SELECT f.registro, count(*) AS n, string_agg(concat('<a href="', ${origin}::text, '/api/fotos/', f.registro,
+          '/', f.slot, '">Foto ', f.n, '</a>'), '<br/>' ORDER BY f.slot) AS links
+        FROM (SELECT f.registro, f.slot, row_number() OVER (PARTITION BY f.registro ORDER BY f.slot) AS n
+          FROM fotos f JOIN registros fr ON fr.id = f.registro WHERE fr.projeto = $1) f
+        GROUP BY f.registro) fc ON fc.registro = r.id
+      WHERE ${condition} AND r.lat IS NOT NULL AND r.lng IS NOT NULL
+      ORDER BY r.data_hora, r.id`,
+    params,
+  };
+}
+
+/** concat() of any number of parts (a NULL part adds nothing): nested, as a function takes at most 100 arguments. */
+function concat(parts: readonly string[]): string {
+  if (parts.length <= 90) return `concat(${parts.join(', ')})`;
+  const groups: string[] = [];
+  for (let index = 0; index < parts.length; index += 90) groups.push(concat(parts.slice(index, index + 90)));
+  return concat(groups);
+}
+
+/** Text in XML (document and layer names, headers): what `novus_xml` does in SQL. */
+export function escapeXml(value: unknown): string {
+  return (
+    String(value ?? '')
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/\n/g, '&#10;')
+      .replace(/\r/g, '&#13;')
+  );
+}
 
 /** TECNICO;DATA;QUANTIDADE: records per technician per day (SPEC.md 9). */
 export function producaoQuery(filtro: Filtro): Query {

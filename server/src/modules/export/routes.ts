@@ -20,7 +20,7 @@ import {
   type Filtro,
   findProjetoExport,
   fotosQuery,
-  KML_EXTRA,
+  placemarksQuery,
   producaoQuery,
   type ProjetoExport,
   registrosPorTecnicoDia,
@@ -98,34 +98,37 @@ export async function exportRoutes(
     ...periodo,
   });
 
-  function requireFuso(projeto: ProjetoExport): number {
+  function requireFuso(projeto: ProjetoExport): void {
     if (projeto.fuso === null) throw new AppError(422, SEM_FUSO, [{ msg: SEM_FUSO }]);
-    return projeto.fuso;
   }
 
   function csvOf(projeto: ProjetoExport, flow: FlowDefinition, csv: CsvExport, periodo: Periodo) {
     const records = filtro(projeto, [flow.key], periodo);
     if (csv.kind === 'producao') return csvStream(db, producaoQuery(records), PRODUCAO_HEADERS);
-    const fuso = requireFuso(projeto);
+    requireFuso(projeto);
     return csvStream(
       db,
-      registrosQuery(csv.colunas, records, { fuso, safe: true }),
+      registrosQuery(csv.colunas, records, { safe: true }),
       csv.colunas.map((coluna) => coluna.header),
     );
   }
 
-  function kmlLayer(projeto: ProjetoExport, flow: FlowDefinition, periodo: Periodo): KmlLayer {
+  function kmlLayer(
+    projeto: ProjetoExport,
+    flow: FlowDefinition,
+    periodo: Periodo,
+    origin: string,
+  ): KmlLayer {
     const { kml, colunas } = flow.exports;
-    const nome = { header: '_nome', valor: kml.nome };
+    const estilo = `s-${flow.key}`;
     return {
       label: kml.label,
       cor: kml.cor,
-      nome: '_nome',
-      headers: colunas.map((coluna) => coluna.header),
-      query: registrosQuery([...colunas, nome], filtro(projeto, [flow.key], periodo), {
-        fuso: projeto.fuso,
-        safe: false,
-        extra: KML_EXTRA,
+      estilo,
+      query: placemarksQuery(colunas, filtro(projeto, [flow.key], periodo), {
+        nome: kml.nome,
+        estilo,
+        origin,
       }),
     };
   }
@@ -278,12 +281,9 @@ export async function exportRoutes(
         const projeto = await readableProjeto(request, request.params.projeto);
         const periodo = parseInput(periodoSchema, request.query);
         const kml = () =>
-          kmlStream(
-            db,
-            `${projeto.nome} - ${flow.exports.kml.label}`,
-            [kmlLayer(projeto, flow, periodo)],
-            origin(request),
-          );
+          kmlStream(db, `${projeto.nome} - ${flow.exports.kml.label}`, [
+            kmlLayer(projeto, flow, periodo, origin(request)),
+          ]);
         if (!flow.exports.kml.zip) {
           return attachment(
             reply,
@@ -434,12 +434,11 @@ export async function exportRoutes(
           kmlStream(
             db,
             `${projeto.nome} - ${data}`,
-            flows.map((flow) => kmlLayer(projeto, flow, periodo)),
-            origin(request),
+            flows.map((flow) => kmlLayer(projeto, flow, periodo, origin(request))),
           ),
         );
       }
-      const fuso = requireFuso(projeto);
+      requireFuso(projeto);
       // The day of a technician across flows: which flow, then the columns every record has.
       const colunas: Coluna[] = [{ header: 'FLUXO', valor: { registro: 'fluxo' } }, ...COLUNAS_BASE];
       return attachment(
@@ -456,7 +455,7 @@ export async function exportRoutes(
               flows.map((flow) => flow.key),
               periodo,
             ),
-            { fuso, safe: true },
+            { safe: true },
           ),
           colunas.map((c) => c.header),
         ),

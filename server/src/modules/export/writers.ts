@@ -1,11 +1,11 @@
 // The files of an export as byte streams read with backpressure: CSV (PostgreSQL writes it itself with COPY; on
-// PGlite csv-stringify writes the cursor's rows), KML placemarks, and zips (archiver).
+// PGlite csv-stringify writes the cursor's rows), KML (placemarks written by the query), and zips (archiver).
 import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ZipArchive } from 'archiver';
 import { stringify } from 'csv-stringify';
 import type { Database } from '../../db/database.ts';
-import { inline, type Query } from './queries.ts';
+import { escapeXml, inline, type Query } from './queries.ts';
 
 /** Excel (pt-BR) reads a CSV as UTF-8 only when it starts with this mark. */
 const BOM = '\uFEFF';
@@ -36,98 +36,54 @@ export function csvStream(db: Database, query: Query, headers: readonly string[]
   return out;
 }
 
-const XML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&apos;',
-};
-
-export function escapeXml(value: unknown): string {
-  // Characters XML 1.0 forbids (control codes a phone keyboard can still produce) are dropped.
-  return (
-    String(value ?? '')
-      // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
-      .replace(/[&<>"']/g, (c) => XML_ESCAPES[c] ?? c)
-  );
-}
-
 /** aabbggrr, KML's colour order, from #rrggbb. */
 function kmlColor(hex: string): string {
   const [r, g, b] = [hex.slice(1, 3), hex.slice(3, 5), hex.slice(5, 7)];
   return `ff${b}${g}${r}`;
 }
 
-/** A row of a KML query: the declared columns under their headers plus KML_EXTRA. */
-export interface KmlRow {
-  _id: string;
-  _fluxo: string;
-  _lat: number | null;
-  _lng: number | null;
-  _fotos: number[];
-  [header: string]: unknown;
-}
-
 export interface KmlLayer {
   label: string;
   cor: string;
-  /** Which column names the placemark. */
-  nome: string;
-  headers: readonly string[];
+  /** The id of its `<Style>`, which its placemarks name. */
+  estilo: string;
+  /** One `placemark` per row (placemarksQuery). */
   query: Query;
 }
 
 /**
- * One KML document, one folder (a GDAL layer) per flow; each placemark carries the record's columns as
- * ExtendedData and links its photos (absolute URLs: the file is opened outside the browser).
+ * One KML document, one folder (a GDAL layer) per flow, the placemarks written by the database: on PostgreSQL by
+ * COPY, a line each, which Node passes on as bytes; on PGlite read through the cursor.
  */
-export function kmlStream(
-  db: Database,
-  documentName: string,
-  layers: readonly KmlLayer[],
-  origin: string,
-): Readable {
+export function kmlStream(db: Database, documentName: string, layers: readonly KmlLayer[]): Readable {
   return Readable.from(
     (async function* () {
       yield `<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2">\n<Document>\n<name>${escapeXml(documentName)}</name>\n`;
-      for (const [index, layer] of layers.entries()) {
-        yield `<Style id="s${index}"><IconStyle><color>${kmlColor(layer.cor)}</color><Icon><href>http://maps.google.com/mapfiles/kml/shapes/placemark_circle.png</href></Icon></IconStyle></Style>\n`;
+      for (const layer of layers) {
+        yield `<Style id="${layer.estilo}"><IconStyle><color>${kmlColor(layer.cor)}</color><Icon><href>http://maps.google.com/mapfiles/kml/shapes/placemark_circle.png</href></Icon></IconStyle></Style>\n`;
       }
-      for (const [index, layer] of layers.entries()) {
+      for (const layer of layers) {
         yield `<Folder>\n<name>${escapeXml(layer.label)}</name>\n`;
-        for await (const rows of db.stream<KmlRow>(layer.query.sql, layer.query.params)) {
-          let chunk = '';
-          for (const row of rows) {
-            if (row._lat === null || row._lng === null) continue;
-            const fotos = row._fotos
-              .map(
-                (slot, n) =>
-                  `<a href="${escapeXml(`${origin}/api/fotos/${row._id}/${slot}`)}">Foto ${n + 1}</a>`,
-              )
-              .join('<br/>');
-            const data = layer.headers
-              .map(
-                (header) =>
-                  `<Data name="${escapeXml(header)}"><value>${escapeXml(row[header])}</value></Data>`,
-              )
-              .join('');
-            chunk +=
-              `<Placemark><name>${escapeXml(row[layer.nome] ?? row._id)}</name>` +
-              (fotos ? `<description>${escapeXml(fotos)}</description>` : '') +
-              `<styleUrl>#s${index}</styleUrl><ExtendedData>${data}</ExtendedData>` +
-              `<Point><coordinates>${row._lng},${row._lat}</coordinates></Point></Placemark>\n`;
-          }
-          yield chunk;
-        }
+        yield* placemarks(db, layer.query);
         yield '</Folder>\n';
       }
       yield '</Document>\n</kml>\n';
     })(),
-    // Bytes, not objects: the stream holds at most 64 KB ahead of the response, not 16 batches of placemarks.
+    // Bytes, not objects: the stream holds at most 64 KB ahead of the response.
     { objectMode: false, highWaterMark: 64 * 1024 },
   );
+}
+
+async function* placemarks(db: Database, query: Query): AsyncGenerator<string | Buffer> {
+  if (db.copyOut) {
+    // CSV mode with a delimiter and a quote that novus_xml removes from every value: each row comes out as it is,
+    // one placemark per line (line breaks in values are character references).
+    yield* await db.copyOut(inline(query), "FORMAT csv, DELIMITER E'\\x01', QUOTE E'\\x02', ENCODING 'UTF8'");
+    return;
+  }
+  for await (const rows of db.stream<{ placemark: string }>(query.sql, query.params)) {
+    yield `${rows.map((row) => row.placemark).join('\n')}\n`;
+  }
 }
 
 export interface ZipEntry {
