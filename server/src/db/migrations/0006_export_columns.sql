@@ -1,4 +1,4 @@
--- UTM easting/northing stored on the record (DESIGN.md 'Performance by design': what exports read is a column),
+-- What exports read, stored on the record. UTM easting/northing (DESIGN.md 'Performance by design': what exports read is a column),
 -- in SIRGAS 2000 / UTM {fuso}S of the record's project (EPSG 31960 + fuso), to the centimetre, as the CSV writes
 -- them. Kept by triggers: on a record's insert or move, and for all of a project's records when its fuso changes.
 -- A project without a fuso leaves them empty (its exports say so rather than guess).
@@ -46,6 +46,27 @@ UPDATE registros r SET
   utm_n = round(ST_Y(ST_Transform(r.geom, 31960 + p.fuso))::numeric, 2)
 FROM projetos p
 WHERE p.id = r.projeto AND p.fuso IS NOT NULL AND r.geom IS NOT NULL;
+
+-- The slots of a record's photos, kept by a trigger on fotos: the CSV's photo count and the KML's photo links read
+-- the record's row, so an export walks the export index in order with no join to sort after.
+ALTER TABLE registros ADD COLUMN fotos_slots smallint[] NOT NULL DEFAULT '{}';
+
+CREATE FUNCTION novus_fotos_slots() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  changed uuid := CASE WHEN TG_OP = 'DELETE' THEN OLD.registro ELSE NEW.registro END;
+BEGIN
+  UPDATE registros SET fotos_slots = COALESCE((SELECT array_agg(slot ORDER BY slot) FROM fotos WHERE registro = changed), '{}')
+  WHERE id = changed;
+  RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER fotos_slots AFTER INSERT OR DELETE OR UPDATE OF registro, slot ON fotos
+  FOR EACH ROW EXECUTE FUNCTION novus_fotos_slots();
+
+UPDATE registros r SET fotos_slots = f.slots
+FROM (SELECT registro, array_agg(slot ORDER BY slot) AS slots FROM fotos GROUP BY registro) f
+WHERE f.registro = r.id;
 
 -- The formula check by the first character's code (=, +, -, @, tab, CR): no substring made per value, which
 -- the export pays once per text field per row.

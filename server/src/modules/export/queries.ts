@@ -58,7 +58,7 @@ function textOf(valor: Valor): string {
     case 'utmN':
       return 'r.utm_n::text';
     case 'fotos':
-      return 'COALESCE(fc.n, 0)::text';
+      return 'cardinality(r.fotos_slots)::text';
   }
 }
 
@@ -127,17 +127,10 @@ export function registrosQuery(
   });
   const values = raw.length > 0 ? `CROSS JOIN LATERAL (SELECT ${raw.join(', ')} OFFSET 0) v` : '';
   const condition = where(filtro, params);
-  // Photo counts joined once for the project ($1: where() binds the project first) rather than counted per row:
-  // a correlated count costs as much as the rest of the row.
-  const fotos = colunas.some((coluna) => 'registro' in coluna.valor && coluna.valor.registro === 'fotos')
-    ? `LEFT JOIN (SELECT f.registro, count(*) AS n FROM fotos f JOIN registros fr ON fr.id = f.registro
-        WHERE fr.projeto = $1 GROUP BY f.registro) fc ON fc.registro = r.id`
-    : '';
   return {
     sql: `SELECT ${[...(options.extra ?? []), ...columns].join(', ')}
       FROM registros r
       LEFT JOIN usuarios u ON u.id = r.tecnico
-      ${fotos}
       ${values}
       WHERE ${condition}
       ORDER BY r.data_hora, r.id`,
@@ -174,7 +167,10 @@ export function placemarksQuery(colunas: readonly Coluna[], filtro: Filtro, kml:
     `'<Placemark><name>'`,
     `novus_xml(COALESCE(${textOf(kml.nome)}, r.id::text))`,
     `'</name>'`,
-    `'<description>' || novus_xml(fc.links) || '</description>'`,
+    // The photo links, as HTML in the description (escaped once more as XML text).
+    `CASE WHEN cardinality(r.fotos_slots) > 0 THEN (SELECT '<description>' || novus_xml(string_agg(concat('<a href="',
+        ${origin}::text, '/api/fotos/', r.id, '/', f.slot, '">Foto ', f.n, '</a>'), '<br/>' ORDER BY f.n))
+        || '</description>' FROM unnest(r.fotos_slots) WITH ORDINALITY AS f (slot, n)) END`,
     tag(`<styleUrl>#${kml.estilo}</styleUrl><ExtendedData>`),
     ...data,
     `'</ExtendedData><Point><coordinates>'`,
@@ -185,11 +181,6 @@ export function placemarksQuery(colunas: readonly Coluna[], filtro: Filtro, kml:
     sql: `SELECT ${concat(parts)} AS placemark
       FROM registros r
       LEFT JOIN usuarios u ON u.id = r.tecnico
-      LEFT JOIN (SELECT f.registro, count(*) AS n, string_agg(concat('<a href="', ${origin}::text, '/api/fotos/', f.registro,
-          '/', f.slot, '">Foto ', f.n, '</a>'), '<br/>' ORDER BY f.slot) AS links
-        FROM (SELECT f.registro, f.slot, row_number() OVER (PARTITION BY f.registro ORDER BY f.slot) AS n
-          FROM fotos f JOIN registros fr ON fr.id = f.registro WHERE fr.projeto = $1) f
-        GROUP BY f.registro) fc ON fc.registro = r.id
       WHERE ${condition} AND r.lat IS NOT NULL AND r.lng IS NOT NULL
       ORDER BY r.data_hora, r.id`,
     params,
