@@ -68,6 +68,27 @@ UPDATE registros r SET fotos_slots = f.slots
 FROM (SELECT registro, array_agg(slot ORDER BY slot) AS slots FROM fotos GROUP BY registro) f
 WHERE f.registro = r.id;
 
+-- Whether any of the record's typed values needs care on the way out: one that starts like a spreadsheet formula
+-- (=, +, -, @, tab, CR: the CSV neutralises it), one that holds &, <, > or a control character (the KML escapes
+-- it). Kept by a trigger on dados: an export checks each field only on the rare records that need it.
+ALTER TABLE registros ADD COLUMN texto_formula boolean NOT NULL DEFAULT false,
+  ADD COLUMN texto_xml boolean NOT NULL DEFAULT false;
+
+CREATE FUNCTION novus_texto_flags() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.texto_formula := EXISTS (SELECT 1 FROM jsonb_each_text(NEW.dados) e WHERE ascii(e.value) IN (61, 43, 45, 64, 9, 13));
+  NEW.texto_xml := EXISTS (SELECT 1 FROM jsonb_each_text(NEW.dados) e WHERE e.value ~ '[&<>\x01-\x1f]');
+  RETURN NEW;
+END
+$$;
+
+CREATE TRIGGER registros_texto BEFORE INSERT OR UPDATE OF dados ON registros
+  FOR EACH ROW EXECUTE FUNCTION novus_texto_flags();
+
+UPDATE registros SET
+  texto_formula = EXISTS (SELECT 1 FROM jsonb_each_text(dados) e WHERE ascii(e.value) IN (61, 43, 45, 64, 9, 13)),
+  texto_xml = EXISTS (SELECT 1 FROM jsonb_each_text(dados) e WHERE e.value ~ '[&<>\x01-\x1f]');
+
 -- The formula check by the first character's code (=, +, -, @, tab, CR): no substring made per value, which
 -- the export pays once per text field per row.
 CREATE OR REPLACE FUNCTION novus_csv_safe(value text) RETURNS text

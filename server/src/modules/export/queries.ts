@@ -72,6 +72,16 @@ function typed(valor: Valor): boolean {
   return 'campo' in valor || ('registro' in valor && valor.registro === 'tecnico');
 }
 
+/**
+ * A typed value through `guard` (novus_csv_safe, novus_xml). A field of dados only on the records whose flag says
+ * one of their values needs it (migration 0006): the guard reads its argument several times once inlined, and
+ * every read of a field is a jsonb lookup. The technician's name is not in dados: always guarded.
+ */
+function careful(valor: Valor, text: string, guard: string, flag: string): string {
+  if ('campo' in valor) return `(CASE WHEN ${flag} THEN ${guard}(${text}) ELSE ${text} END)`;
+  return `${guard}(${text})`;
+}
+
 function literal(value: string): string {
   return `'${value.replaceAll("'", "''")}'`;
 }
@@ -105,33 +115,23 @@ function where(filtro: Filtro, params: unknown[]): string {
 }
 
 /**
- * One row per record with the columns under their headers (CSV), in collection order. With `safe`, typed text is
- * neutralised against spreadsheet formulas. UTM columns are what the record stores in its project's fuso: empty
+ * One row per record with the columns under their headers (CSV), in collection order, typed text neutralised
+ * against spreadsheet formulas. UTM columns are what the record stores in its project's fuso: empty
  * when the project has none (the CSV routes refuse then; KML places by lat/lng).
  */
-export function registrosQuery(
-  colunas: readonly Coluna[],
-  filtro: Filtro,
-  options: { safe: boolean; extra?: readonly string[] },
-): Query {
+export function registrosQuery(colunas: readonly Coluna[], filtro: Filtro): Query {
   const params: unknown[] = [];
-  // Typed text is read once per row in a lateral (OFFSET 0 keeps it from being inlined): novus_csv_safe looks at
-  // its argument three times, and inlined that would be three jsonb lookups.
-  const raw: string[] = [];
   const columns = colunas.map((coluna) => {
     const text = textOf(coluna.valor);
     const name = `"${coluna.header.replaceAll('"', '""')}"`;
-    if (!options.safe || !typed(coluna.valor)) return `${text} AS ${name}`;
-    raw.push(`${text} AS t${raw.length}`);
-    return `novus_csv_safe(v.t${raw.length - 1}) AS ${name}`;
+    if (!typed(coluna.valor)) return `${text} AS ${name}`;
+    return `${careful(coluna.valor, text, 'novus_csv_safe', 'r.texto_formula')} AS ${name}`;
   });
-  const values = raw.length > 0 ? `CROSS JOIN LATERAL (SELECT ${raw.join(', ')} OFFSET 0) v` : '';
   const condition = where(filtro, params);
   return {
-    sql: `SELECT ${[...(options.extra ?? []), ...columns].join(', ')}
+    sql: `SELECT ${columns.join(', ')}
       FROM registros r
       LEFT JOIN usuarios u ON u.id = r.tecnico
-      ${values}
       WHERE ${condition}
       ORDER BY r.data_hora, r.id`,
     params,
@@ -159,13 +159,15 @@ export function placemarksQuery(colunas: readonly Coluna[], filtro: Filtro, kml:
   params.push(kml.origin);
   const origin = `$${params.length}`;
   const tag = (text: string) => literal(text);
+  const xml = (valor: Valor) =>
+    typed(valor) ? careful(valor, textOf(valor), 'novus_xml', 'r.texto_xml') : textOf(valor);
   const data = colunas.map(
     (coluna) =>
-      `${tag(`<Data name="${escapeXml(coluna.header)}"><value>`)} || COALESCE(novus_xml(${textOf(coluna.valor)}), '') || '</value></Data>'`,
+      `${tag(`<Data name="${escapeXml(coluna.header)}"><value>`)} || COALESCE(${xml(coluna.valor)}, '') || '</value></Data>'`,
   );
   const parts = [
     `'<Placemark><name>'`,
-    `novus_xml(COALESCE(${textOf(kml.nome)}, r.id::text))`,
+    `COALESCE(${xml(kml.nome)}, r.id::text)`,
     `'</name>'`,
     // The photo links, as HTML in the description (escaped once more as XML text).
     `CASE WHEN cardinality(r.fotos_slots) > 0 THEN (SELECT '<description>' || novus_xml(string_agg(concat('<a href="',

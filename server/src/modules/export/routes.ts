@@ -108,7 +108,7 @@ export async function exportRoutes(
     requireFuso(projeto);
     return csvStream(
       db,
-      registrosQuery(csv.colunas, records, { safe: true }),
+      registrosQuery(csv.colunas, records),
       csv.colunas.map((coluna) => coluna.header),
     );
   }
@@ -455,7 +455,6 @@ export async function exportRoutes(
               flows.map((flow) => flow.key),
               periodo,
             ),
-            { safe: true },
           ),
           colunas.map((c) => c.header),
         ),
