@@ -15,6 +15,7 @@ import { parse } from 'csv-parse/sync';
 import { createCliente, createUser, unique } from './api';
 import { type CollectWorld, setUpWorld, TECNICO_PASSWORD } from './collect-setup';
 import { BASE_URL } from './env';
+import { fakeJpeg } from '../../server/test/support/multipart';
 
 // ——— page models ———
 
@@ -216,11 +217,6 @@ export async function apiAs(login: string, password: string): Promise<APIRequest
   return context;
 }
 
-/** Unique bytes that start like a JPEG (the server sniffs the first bytes; content-addressed storage). */
-function fotoJpeg(): Buffer {
-  return Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), crypto.randomBytes(2044)]);
-}
-
 interface Registro {
   apiPath: 'unidade' | 'poste' | 'arvore';
   dataHora: number;
@@ -249,7 +245,7 @@ export async function uploadRecord(
   };
   for (const [name, value] of Object.entries({ ...envelope, ...registro.fields })) form.append(name, value);
   for (let slot = 0; slot < registro.fotos; slot += 1) {
-    form.append('fotos', new Blob([new Uint8Array(fotoJpeg())], { type: 'image/jpeg' }), `${slot}.jpg`);
+    form.append('fotos', new Blob([new Uint8Array(fakeJpeg())], { type: 'image/jpeg' }), `${slot}.jpg`);
   }
   const response = await tecnico.post(`/api/${registro.apiPath}`, { multipart: form });
   expect(response.status(), await response.text()).toBe(201);

@@ -63,6 +63,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: options.logger ? { level: 'info' } : false,
     trustProxy: options.trustProxy ?? false,
     bodyLimit: 1024 * 1024,
+    // A path the router cannot decode (a malformed %-escape): Portuguese, as every other bad request.
+    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+      reply.status(400).send({
+        message: error.code === 'FST_ERR_BAD_URL' ? 'Endereço inválido.' : 'Requisição inválida.',
+      });
+    },
   };
   // Routes and plugins do not depend on the server type, so an HTTPS app is used as the plain one.
   const app = (options.https

@@ -164,6 +164,13 @@ describe('/api/cliente', () => {
     }
     const sqlish = await send('GET', "/api/cliente/1'%20OR%20'1'='1", cookies.administrador);
     expect(sqlish.statusCode).toBe(400);
+    // A %-escape the router cannot decode: Portuguese too, and the server goes on serving.
+    for (const url of ['/api/cliente/%E0%A4%A', '/api/registro/%zz', '/api/unidade/%/kml']) {
+      const broken = await send('GET', url, cookies.administrador);
+      expect(broken.statusCode, url).toBe(400);
+      expect(broken.json(), url).toEqual({ message: 'Endereço inválido.' });
+    }
+    expect((await send('GET', '/api/cliente', cookies.administrador)).statusCode).toBe(200);
   });
 
   it('answers 400 for malformed JSON, 415 for an unknown content type and 413 for a huge body', async () => {

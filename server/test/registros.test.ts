@@ -221,6 +221,26 @@ describe('uploads of collected records (units and poles)', () => {
         415,
         /não é uma imagem/,
       ],
+      // Only the first bytes of these look right: a JPEG cut in half, a PNG signature before garbage, and a JPEG
+      // whose header claims 10000×10000 pixels.
+      [
+        unidade(crypto.randomUUID(), projeto._id),
+        [fakeJpeg(64 * 1024).subarray(0, 32 * 1024)],
+        415,
+        /incompleta/,
+      ],
+      [
+        unidade(crypto.randomUUID(), projeto._id),
+        [Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), crypto.randomBytes(4096)])],
+        415,
+        /incompleta/,
+      ],
+      [
+        unidade(crypto.randomUUID(), projeto._id),
+        [fakeJpeg(4096, { width: 10_000, height: 10_000 })],
+        415,
+        /10000×10000 pixels: o máximo é 64 megapixels/,
+      ],
       [unidade(crypto.randomUUID(), crypto.randomUUID()), [], 400, /Projeto não encontrado\./],
     ];
     for (const [fields, fotos, status, message] of cases) {

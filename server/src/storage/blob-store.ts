@@ -5,6 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { ImageCheck } from './image-check.ts';
+
+export { NotAnImageError } from './image-check.ts';
 
 export interface StoredBlob {
   hash: string;
@@ -13,30 +16,11 @@ export interface StoredBlob {
 }
 
 export interface BlobStore {
-  /** Stores a stream; rejects with NotAnImageError when its first bytes are not a known image format. */
+  /** Stores a stream; rejects with NotAnImageError (its message says why) when it is no whole photo (ImageCheck). */
   putImage(stream: Readable): Promise<StoredBlob>;
   open(hash: string): Readable | undefined;
   /** Deletes the bytes stored under hash (nothing when there are none); callers check no row refers to them. */
   remove(hash: string): Promise<void>;
-}
-
-export class NotAnImageError extends Error {}
-
-/** Image formats a phone camera produces, told apart by their first bytes (never by name or declared type). */
-export function sniffImage(head: Buffer): string | undefined {
-  const starts = (bytes: number[], offset = 0) => bytes.every((byte, i) => head[offset + i] === byte);
-  if (starts([0xff, 0xd8, 0xff])) return 'image/jpeg';
-  if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
-  if (
-    head.subarray(0, 4).toString('latin1') === 'RIFF' &&
-    head.subarray(8, 12).toString('latin1') === 'WEBP'
-  ) {
-    return 'image/webp';
-  }
-  if (['GIF87a', 'GIF89a'].includes(head.subarray(0, 6).toString('latin1'))) return 'image/gif';
-  const brand = head.subarray(4, 12).toString('latin1');
-  if (['ftypheic', 'ftypheix', 'ftypmif1', 'ftypmsf1'].includes(brand)) return 'image/heic';
-  return undefined;
 }
 
 export class LocalBlobStore implements BlobStore {
@@ -51,11 +35,11 @@ export class LocalBlobStore implements BlobStore {
   async putImage(stream: Readable): Promise<StoredBlob> {
     const tmp = path.join(this.root, 'tmp', crypto.randomUUID());
     const hasher = crypto.createHash('sha256');
-    let head = Buffer.alloc(0);
+    const check = new ImageCheck();
     let size = 0;
     const tap = new Transform({
       transform(chunk: Buffer, _encoding, done) {
-        if (head.length < 16) head = Buffer.concat([head, chunk.subarray(0, 16 - head.length)]);
+        check.update(chunk);
         hasher.update(chunk);
         size += chunk.length;
         done(null, chunk);
@@ -63,8 +47,7 @@ export class LocalBlobStore implements BlobStore {
     });
     try {
       await pipeline(stream, tap, fs.createWriteStream(tmp));
-      const mediaType = sniffImage(head);
-      if (!mediaType) throw new NotAnImageError();
+      const { mediaType } = check.result();
       const hash = hasher.digest('hex');
       const target = this.pathOf(hash);
       fs.mkdirSync(path.dirname(target), { recursive: true });

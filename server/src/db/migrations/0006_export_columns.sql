@@ -1,7 +1,10 @@
--- What exports read, stored on the record. UTM easting/northing (DESIGN.md 'Performance by design': what exports read is a column),
--- in SIRGAS 2000 / UTM {fuso}S of the record's project (EPSG 31960 + fuso), to the centimetre, as the CSV writes
--- them. Kept by triggers: on a record's insert or move, and for all of a project's records when its fuso changes.
--- A project without a fuso leaves them empty (its exports say so rather than guess).
+-- What exports read, stored on the record (DESIGN.md 'Performance by design'), so that an export is one walk of
+-- the export index with no per-row reprojection, join or parse.
+
+-- UTM easting/northing of a collected record in SIRGAS 2000 / UTM {fuso}S of its project (EPSG 31960 + fuso), to
+-- the centimetre, as the CSV writes them. Kept by triggers: when a record is collected or moved, and for all of a
+-- project's collected records when its fuso changes. Empty without a fuso (its exports say so rather than guess)
+-- and on points not collected yet (no export reads them; a preloaded file of 50,000 points pays nothing).
 ALTER TABLE registros ADD COLUMN utm_e numeric(12, 2), ADD COLUMN utm_n numeric(12, 2);
 
 CREATE FUNCTION novus_utm_registro() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -9,7 +12,7 @@ DECLARE
   projeto_fuso smallint;
   utm geometry;
 BEGIN
-  IF TG_OP = 'UPDATE' AND NEW.geom IS NOT DISTINCT FROM OLD.geom AND NEW.projeto = OLD.projeto THEN
+  IF TG_OP = 'UPDATE' AND OLD.coletado AND NEW.geom IS NOT DISTINCT FROM OLD.geom AND NEW.projeto = OLD.projeto THEN
     RETURN NEW;
   END IF;
   SELECT fuso INTO projeto_fuso FROM projetos WHERE id = NEW.projeto;
@@ -25,15 +28,15 @@ BEGIN
 END
 $$;
 
-CREATE TRIGGER registros_utm BEFORE INSERT OR UPDATE OF geom, projeto ON registros
-  FOR EACH ROW EXECUTE FUNCTION novus_utm_registro();
+CREATE TRIGGER registros_utm BEFORE INSERT OR UPDATE OF geom, projeto, coletado ON registros
+  FOR EACH ROW WHEN (NEW.coletado) EXECUTE FUNCTION novus_utm_registro();
 
 CREATE FUNCTION novus_utm_projeto() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   UPDATE registros SET
     utm_e = CASE WHEN NEW.fuso IS NULL THEN NULL ELSE round(ST_X(ST_Transform(geom, 31960 + NEW.fuso))::numeric, 2) END,
     utm_n = CASE WHEN NEW.fuso IS NULL THEN NULL ELSE round(ST_Y(ST_Transform(geom, 31960 + NEW.fuso))::numeric, 2) END
-  WHERE projeto = NEW.id AND geom IS NOT NULL;
+  WHERE projeto = NEW.id AND coletado AND geom IS NOT NULL;
   RETURN NULL;
 END
 $$;
@@ -45,7 +48,7 @@ UPDATE registros r SET
   utm_e = round(ST_X(ST_Transform(r.geom, 31960 + p.fuso))::numeric, 2),
   utm_n = round(ST_Y(ST_Transform(r.geom, 31960 + p.fuso))::numeric, 2)
 FROM projetos p
-WHERE p.id = r.projeto AND p.fuso IS NOT NULL AND r.geom IS NOT NULL;
+WHERE p.id = r.projeto AND p.fuso IS NOT NULL AND r.coletado AND r.geom IS NOT NULL;
 
 -- The slots of a record's photos, kept by a trigger on fotos: the CSV's photo count and the KML's photo links read
 -- the record's row, so an export walks the export index in order with no join to sort after.
@@ -68,29 +71,15 @@ UPDATE registros r SET fotos_slots = f.slots
 FROM (SELECT registro, array_agg(slot ORDER BY slot) AS slots FROM fotos GROUP BY registro) f
 WHERE f.registro = r.id;
 
--- Whether any of the record's typed values needs care on the way out: one that starts like a spreadsheet formula
--- (=, +, -, @, tab, CR: the CSV neutralises it), one that holds &, <, > or a control character (the KML escapes
--- it). Kept by a trigger on dados: an export checks each field only on the rare records that need it.
-ALTER TABLE registros ADD COLUMN texto_formula boolean NOT NULL DEFAULT false,
-  ADD COLUMN texto_xml boolean NOT NULL DEFAULT false;
+-- Whether any of the record's typed values needs care on the way out, read from dados' JSON text in one pass:
+-- one that may start like a spreadsheet formula (=, +, -, @, tab, CR, or a negative number: the CSV neutralises
+-- it), one that holds &, <, > or a character JSON escapes (line breaks, control characters: the KML escapes
+-- it). A false alarm only sends a record down the careful path; the export checks each field only on these.
+ALTER TABLE registros
+  ADD COLUMN texto_formula boolean GENERATED ALWAYS AS (dados::text ~ '"[=+@-]|"\\[tr]|: -') STORED,
+  ADD COLUMN texto_xml boolean GENERATED ALWAYS AS (dados::text ~ '[&<>]|\\') STORED;
 
-CREATE FUNCTION novus_texto_flags() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  NEW.texto_formula := EXISTS (SELECT 1 FROM jsonb_each_text(NEW.dados) e WHERE ascii(e.value) IN (61, 43, 45, 64, 9, 13));
-  NEW.texto_xml := EXISTS (SELECT 1 FROM jsonb_each_text(NEW.dados) e WHERE e.value ~ '[&<>\x01-\x1f]');
-  RETURN NEW;
-END
-$$;
-
-CREATE TRIGGER registros_texto BEFORE INSERT OR UPDATE OF dados ON registros
-  FOR EACH ROW EXECUTE FUNCTION novus_texto_flags();
-
-UPDATE registros SET
-  texto_formula = EXISTS (SELECT 1 FROM jsonb_each_text(dados) e WHERE ascii(e.value) IN (61, 43, 45, 64, 9, 13)),
-  texto_xml = EXISTS (SELECT 1 FROM jsonb_each_text(dados) e WHERE e.value ~ '[&<>\x01-\x1f]');
-
--- The formula check by the first character's code (=, +, -, @, tab, CR): no substring made per value, which
--- the export pays once per text field per row.
+-- The formula check by the first character's code (=, +, -, @, tab, CR): no substring made per value.
 CREATE OR REPLACE FUNCTION novus_csv_safe(value text) RETURNS text
   LANGUAGE sql IMMUTABLE PARALLEL SAFE
   AS $$ SELECT CASE WHEN ascii(value) IN (61, 43, 45, 64, 9, 13) THEN '''' || value ELSE value END $$;

@@ -3,7 +3,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
 import type { Queryable } from '../../db/database.ts';
-import { badRequest, unsupportedMedia } from '../../errors.ts';
+import { badRequest, tooLarge, unsupportedMedia } from '../../errors.ts';
 import { type BlobStore, NotAnImageError } from '../../storage/blob-store.ts';
 import { type NewFoto, referencedHashes } from './queries.ts';
 
@@ -73,7 +73,10 @@ export async function readUpload<Admitted>(
     // Photo bytes are stored before the record's transaction commits: content-addressed, so a replay lands
     // on the same file; a request that fails removes what it stored and nobody refers to (PhotoSweeper).
     const blob = await blobs.putImage(part.file).catch((error: unknown) => {
-      if (error instanceof NotAnImageError) throw unsupportedMedia('O arquivo enviado não é uma imagem.');
+      // A photo over the limit arrives cut at it: say so, not that it is broken.
+      if (part.file.truncated)
+        throw tooLarge(`A foto excede o tamanho máximo de ${MAX_PHOTO_BYTES / 1024 / 1024} MB.`);
+      if (error instanceof NotAnImageError) throw unsupportedMedia(error.message);
       throw error;
     });
     handlers.stored(blob.hash);
