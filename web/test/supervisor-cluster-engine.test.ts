@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import Supercluster from 'supercluster';
+import { describe, expect, it, vi } from 'vitest';
 import {
   CLUSTER_MAX_ZOOM,
   ClusterEngine,
@@ -6,6 +7,7 @@ import {
   type LayerLoad,
   type QueryResult,
   type ViewQuery,
+  warmUp,
 } from '../src/backoffice/supervisor/cluster-engine';
 
 const UNIDADES = 0;
@@ -102,6 +104,21 @@ describe('ClusterEngine', () => {
     expect(total(engine.query({ bbox: CENTRO, zoom: 5, clusterizar: true, mask: 1 << UNIDADES }))).toBe(5);
   });
 
+  it('indexes the prepared layers on load, and the others on the first query that shows them', () => {
+    const built = vi.spyOn(Supercluster.prototype, 'load');
+    try {
+      const engine = new ClusterEngine();
+      engine.load([grid(UNIDADES, 10), grid(POSTES, 10, 30)], 1 << UNIDADES);
+      expect(built).toHaveBeenCalledTimes(1);
+      engine.query({ bbox: CENTRO, zoom: 12, clusterizar: true, mask: 1 << UNIDADES });
+      expect(built).toHaveBeenCalledTimes(1);
+      engine.query({ bbox: CENTRO, zoom: 12, clusterizar: true, mask: BOTH });
+      expect(built).toHaveBeenCalledTimes(2);
+    } finally {
+      built.mockRestore();
+    }
+  });
+
   it('toggles a layer of 100,000 points well within 100 ms', () => {
     const engine = new ClusterEngine();
     engine.load([grid(UNIDADES, 316), grid(POSTES, 100, 30)]);
@@ -116,10 +133,26 @@ describe('ClusterEngine', () => {
   });
 });
 
+describe('warmUp', () => {
+  it('clusters made-up points and keeps nothing of them', () => {
+    const built = vi.spyOn(Supercluster.prototype, 'load');
+    try {
+      warmUp(2, 500);
+      expect(built).toHaveBeenCalledTimes(2);
+      // an engine made afterwards starts empty
+      expect(
+        total(new ClusterEngine().query({ bbox: CENTRO, zoom: 12, clusterizar: true, mask: BOTH })),
+      ).toBe(0);
+    } finally {
+      built.mockRestore();
+    }
+  });
+});
+
 describe('handleRequest', () => {
   it('answers queries with transferable buffers and loads without answering', () => {
     const engine = new ClusterEngine();
-    expect(handleRequest(engine, { type: 'load', layers: [grid(UNIDADES, 3)] })).toBeNull();
+    expect(handleRequest(engine, { type: 'load', layers: [grid(UNIDADES, 3)], prepare: 0 })).toBeNull();
     const answer = handleRequest(engine, {
       type: 'query',
       id: 7,

@@ -17,6 +17,15 @@ export const SEM_FILTROS: MapaFiltros = { tecnico: '', dataInicio: '', dataFim: 
 
 const fluxoSchema = z.enum(FLUXOS);
 
+/**
+ * An array of numbers, checked in one loop: z.array(z.number()) parses and copies element by element, ≈ 30 ms for
+ * the 200,000 coordinates of 100,000 points.
+ */
+const numbersSchema = z.custom<number[]>(
+  (value) => Array.isArray(value) && value.every((item) => typeof item === 'number'),
+  'Esperava uma lista de números',
+);
+
 const mapaSchema = z.object({
   projeto: z.object({ id: z.string(), nome: z.string() }),
   zonas: z.array(
@@ -27,7 +36,7 @@ const mapaSchema = z.object({
     }),
   ),
   camadas: z.array(
-    z.object({ fluxo: fluxoSchema, ids: z.string(), coords: z.array(z.number()), status: z.string() }),
+    z.object({ fluxo: fluxoSchema, ids: z.string(), coords: numbersSchema, status: z.string() }),
   ),
   tecnicos: z.array(z.object({ id: z.string(), nome: z.string() })),
 }) satisfies z.ZodType<MapaProjeto>;

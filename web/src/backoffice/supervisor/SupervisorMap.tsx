@@ -9,6 +9,7 @@ import { isFluxo, type Fluxo } from '@novus/domain/flows/keys';
 import type { MapaProjeto } from '@novus/domain/mapa/api';
 import { watchPontos } from '../../api/mapa';
 import { BRAZIL, boundsOf, type Bounds } from '../../map/bounds';
+import type { ClusterClient } from './cluster-client';
 import type { PontoRef, PontosStore } from './compact-points';
 import { eventoPassa, type FiltrosEscolhidos } from './filtros';
 import { SUPERVISOR_TEXT } from './messages';
@@ -43,7 +44,10 @@ declare global {
 interface Props {
   projetoId: string;
   zonas: MapaProjeto['zonas'];
-  store: PontosStore;
+  /** Null while the project's points load: the map is drawn already, empty, so their arrival only fills it. */
+  store: PontosStore | null;
+  /** The page's cluster worker, already holding the store's points (or about to). */
+  client: ClusterClient;
   tileUrl: string | undefined;
   mask: number;
   clusterizar: boolean;
@@ -51,6 +55,9 @@ interface Props {
   /** A live event changed the points: their counts per layer now. */
   onPontosChanged: (counts: Record<Fluxo, number>) => void;
 }
+
+/** Where the map starts before the first points come; nothing is drawn there (no tiles until then). */
+const START_BOUNDS = BRAZIL;
 
 interface Selecionado {
   store: PontosStore;
@@ -64,6 +71,7 @@ export function SupervisorMap({
   projetoId,
   zonas,
   store,
+  client,
   tileUrl,
   mask,
   clusterizar,
@@ -74,7 +82,7 @@ export function SupervisorMap({
   const controllerRef = useRef<PontosController | null>(null);
   const popupRef = useRef<LeafletPopup>(null);
   const [selecionado, setSelecionado] = useState<Selecionado | null>(null);
-  const bounds = useMemo(() => viewBounds(store, zonas), [store, zonas]);
+  const bounds = useMemo(() => (store === null ? null : viewBounds(store, zonas)), [store, zonas]);
 
   // Counted on the container after each draw, for tests and for whoever inspects the page.
   const onDrawn = useCallback((stats: DrawStats) => {
@@ -84,8 +92,17 @@ export function SupervisorMap({
     box.dataset.clusters = String(stats.clusters);
   }, []);
 
+  // What a draw counted belongs to the points drawn: none while the next ones load.
+  useEffect(() => {
+    const box = boxRef.current;
+    if (store !== null || box === null) return;
+    delete box.dataset.pontos;
+    delete box.dataset.clusters;
+  }, [store]);
+
   const onSelect = useCallback(
     (ref: PontoRef) => {
+      if (store === null) return;
       const key = `${ref.fluxo}:${ref.index}`;
       setSelecionado((current) =>
         current !== null && current.key === key && current.store === store
@@ -100,7 +117,7 @@ export function SupervisorMap({
   useLivePontos(projetoId, store, filtros, controllerRef, onPontosChanged);
   useTestHook(store, controllerRef);
 
-  const [[south, west], [north, east]] = bounds;
+  const [[south, west], [north, east]] = bounds ?? START_BOUNDS;
   return (
     <Box
       ref={boxRef}
@@ -122,7 +139,7 @@ export function SupervisorMap({
         style={{ height: '100%', width: '100%' }}
         scrollWheelZoom
       >
-        {tileUrl !== undefined && (
+        {tileUrl !== undefined && store !== null && (
           <TileLayer url={tileUrl} maxZoom={MAX_ZOOM} attribution="&copy; colaboradores do OpenStreetMap" />
         )}
         {zonas.map((zona) => (
@@ -137,6 +154,7 @@ export function SupervisorMap({
         <FitView bounds={bounds} />
         <PontosLayer
           store={store}
+          client={client}
           mask={mask}
           clusterizar={clusterizar}
           controllerRef={controllerRef}
@@ -171,16 +189,17 @@ function viewBounds(store: PontosStore, zonas: MapaProjeto['zonas']): Bounds {
 }
 
 /** Fits the view whenever a load brings other points (a project or filter changed), never on live events. */
-function FitView({ bounds }: { bounds: Bounds }) {
+function FitView({ bounds }: { bounds: Bounds | null }) {
   const map = useMap();
   useEffect(() => {
-    map.fitBounds(bounds, { maxZoom: START_ZOOM, padding: [24, 24], animate: false });
+    if (bounds !== null) map.fitBounds(bounds, { maxZoom: START_ZOOM, padding: [24, 24], animate: false });
   }, [map, bounds]);
   return null;
 }
 
 interface PontosLayerProps {
-  store: PontosStore;
+  store: PontosStore | null;
+  client: ClusterClient;
   mask: number;
   clusterizar: boolean;
   controllerRef: RefObject<PontosController | null>;
@@ -188,7 +207,15 @@ interface PontosLayerProps {
   onSelect: (ref: PontoRef) => void;
 }
 
-function PontosLayer({ store, mask, clusterizar, controllerRef, onDrawn, onSelect }: PontosLayerProps) {
+function PontosLayer({
+  store,
+  client,
+  mask,
+  clusterizar,
+  controllerRef,
+  onDrawn,
+  onSelect,
+}: PontosLayerProps) {
   const map = useMap();
   const events = useRef({ onDrawn, onSelect });
   useLayoutEffect(() => {
@@ -197,7 +224,7 @@ function PontosLayer({ store, mask, clusterizar, controllerRef, onDrawn, onSelec
 
   // Effects run in order: the controller exists before it gets the store and the options (StrictMode included).
   useEffect(() => {
-    const controller = new PontosController(map, {
+    const controller = new PontosController(map, client, {
       onDrawn: (stats) => events.current.onDrawn(stats),
       onSelect: (ref) => events.current.onSelect(ref),
     });
@@ -206,10 +233,10 @@ function PontosLayer({ store, mask, clusterizar, controllerRef, onDrawn, onSelec
       controller.destroy();
       if (controllerRef.current === controller) controllerRef.current = null;
     };
-  }, [map, controllerRef]);
+  }, [map, client, controllerRef]);
   useEffect(() => {
     controllerRef.current?.setStore(store);
-  }, [controllerRef, store]);
+  }, [controllerRef, client, store]);
   useEffect(() => {
     controllerRef.current?.setOptions(mask, clusterizar);
   }, [controllerRef, mask, clusterizar]);
@@ -222,7 +249,7 @@ function PontosLayer({ store, mask, clusterizar, controllerRef, onDrawn, onSelec
  */
 function useLivePontos(
   projetoId: string,
-  store: PontosStore,
+  store: PontosStore | null,
   filtros: FiltrosEscolhidos,
   controllerRef: RefObject<PontosController | null>,
   onPontosChanged: (counts: Record<Fluxo, number>) => void,
@@ -231,21 +258,24 @@ function useLivePontos(
   useLayoutEffect(() => {
     latest.current = { store, filtros, onPontosChanged };
   });
-  useEffect(
-    () =>
-      watchPontos(projetoId, (evento) => {
-        const current = latest.current;
-        if (!current.store.has(evento) && !eventoPassa(evento, current.filtros)) return;
-        const { ref } = current.store.upsert(evento);
-        controllerRef.current?.pontoChanged(ref);
-        current.onPontosChanged(current.store.counts());
-      }),
-    [projetoId, controllerRef],
-  );
+  // Listening from the first load on, as when the map appeared only with it.
+  const loaded = store !== null;
+  useEffect(() => {
+    if (!loaded) return;
+    return watchPontos(projetoId, (evento) => {
+      const current = latest.current;
+      if (current.store === null) return;
+      if (!current.store.has(evento) && !eventoPassa(evento, current.filtros)) return;
+      const { ref } = current.store.upsert(evento);
+      controllerRef.current?.pontoChanged(ref);
+      current.onPontosChanged(current.store.counts());
+    });
+  }, [projetoId, loaded, controllerRef]);
 }
 
-function useTestHook(store: PontosStore, controllerRef: RefObject<PontosController | null>) {
+function useTestHook(store: PontosStore | null, controllerRef: RefObject<PontosController | null>) {
   useEffect(() => {
+    if (store === null) return;
     const inRange = (fluxo: string, index: number): PontoRef | null =>
       isFluxo(fluxo) && Number.isInteger(index) && index >= 0 && index < store.count(fluxo)
         ? { fluxo, index }

@@ -2,7 +2,8 @@
 // period, with per-flow statistics, kept live as the devices send records (SPEC.md section 2 'Supervisor').
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Alert, Box, LinearProgress, MenuItem, Stack, TextField } from '@mui/material';
-import type { Fluxo } from '@novus/domain/flows/keys';
+import { FLUXOS, type Fluxo } from '@novus/domain/flows/keys';
+import type { MapaProjeto } from '@novus/domain/mapa/api';
 import { getEstatistica, getMapa } from '../../api/mapa';
 import { listProjetos } from '../../api/projeto';
 import { getTileConfig } from '../../api/tiles-config';
@@ -10,6 +11,7 @@ import { useBackofficeApi } from '../backoffice-api';
 import { LOAD_FAILURE } from '../extrator/messages';
 import { ProjetoPageHead } from '../extrator/ProjetoPageHead';
 import { useApiLoad, useScopedChoice } from '../extrator/use-api-load';
+import { ClusterClient } from './cluster-client';
 import { PontosStore } from './compact-points';
 import { mapaFiltros, tecnicoOptions, TODOS_FILTROS, type FiltrosEscolhidos } from './filtros';
 import { LayerPanel } from './LayerPanel';
@@ -17,6 +19,10 @@ import { allVisible, maskOf } from './layers';
 import { SUPERVISOR_FAILURE, SUPERVISOR_TEXT } from './messages';
 import { SupervisorMap } from './SupervisorMap';
 import { useReload } from './use-reload';
+
+const SEM_ZONAS: MapaProjeto['zonas'] = [];
+/** The layers' counts while a project's points load. */
+const SEM_PONTOS = Object.fromEntries(FLUXOS.map((fluxo) => [fluxo, 0])) as Record<Fluxo, number>; // every Fluxo
 
 /** Live events ask for fresh statistics at most this often. */
 const ESTATISTICA_REFRESH_MS = 500;
@@ -36,13 +42,19 @@ export function SupervisorPage() {
   const scope = projetoId === '' ? null : projetoId;
   const filtrosApi = mapaFiltros(filtros);
 
+  const client = useClusterClient();
+  const mask = maskOf(visible);
   // The layers are decoded as part of the load, so an answer that breaks the compact form fails like a bad answer.
+  // The worker gets them there and then, so it builds the clusters (≈ 0.3 s at 100,000 points) while React puts
+  // the answer on the page, not after.
   const mapa = useReload(
     scope,
     JSON.stringify([projetoId, filtrosApi]),
-    async (api) => {
+    async (api, superseded) => {
       const value = await getMapa(api, projetoId, filtrosApi);
-      return { value, store: new PontosStore(value.camadas) };
+      const store = new PontosStore(value.camadas);
+      if (!superseded.aborted) client?.load(store, clusterizar ? mask : 0);
+      return { value, store };
     },
     SUPERVISOR_FAILURE.mapa,
   );
@@ -139,17 +151,20 @@ export function SupervisorPage() {
           {mapa.error}
         </Alert>
       )}
-      {mapa.value !== null && store !== null && counts !== undefined && (
+      {/* Drawn from the moment a project is chosen, so the points' arrival only fills it (the map and the panel
+          take ≈ 0.25 s to draw at first, which the server's answer would otherwise wait for). */}
+      {scope !== null && mapa.error === null && client !== null && (
         <>
-          {total === 0 && <Alert severity="info">{SUPERVISOR_TEXT.noData}</Alert>}
+          {store !== null && total === 0 && <Alert severity="info">{SUPERVISOR_TEXT.noData}</Alert>}
           <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: 'stretch' }}>
             <Box sx={{ flexGrow: 1, minWidth: 0 }}>
               <SupervisorMap
                 projetoId={projetoId}
-                zonas={mapa.value.value.zonas}
+                zonas={mapa.value?.value.zonas ?? SEM_ZONAS}
                 store={store}
+                client={client}
                 tileUrl={tileUrl}
-                mask={maskOf(visible)}
+                mask={mask}
                 clusterizar={clusterizar}
                 filtros={filtros}
                 onPontosChanged={onPontosChanged}
@@ -160,7 +175,7 @@ export function SupervisorPage() {
               onClusterizar={setClusterizar}
               visible={visible}
               onVisible={(fluxo, checked) => setVisible((current) => ({ ...current, [fluxo]: checked }))}
-              counts={counts}
+              counts={counts ?? SEM_PONTOS}
               estatistica={estatistica}
             />
           </Stack>
@@ -168,6 +183,17 @@ export function SupervisorPage() {
       )}
     </Stack>
   );
+}
+
+/** One cluster worker for the page's life, started before a project is chosen so its start-up is out of the way. */
+function useClusterClient(): ClusterClient | null {
+  const [client, setClient] = useState<ClusterClient | null>(null);
+  useEffect(() => {
+    const created = new ClusterClient();
+    setClient(created);
+    return () => created.terminate();
+  }, []);
+  return client;
 }
 
 /** The configured street tile URL (GET /api/config); the map shows only its shapes until it comes. */

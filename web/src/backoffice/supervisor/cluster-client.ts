@@ -13,6 +13,7 @@ export class ClusterClient {
   private readonly worker: Worker;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
+  private loaded: PontosStore | null = null;
 
   constructor() {
     // Vite bundles the worker from this exact expression (new Worker(new URL(...), { type: 'module' })).
@@ -24,20 +25,34 @@ export class ClusterClient {
     };
   }
 
-  /** Replaces the worker's layers with copies of the store's (the store keeps its own for drawing). */
-  load(store: PontosStore): void {
+  /**
+   * Replaces the worker's layers with copies of the store's (the store keeps its own for drawing), once per store,
+   * and has it index the layers in `prepare` (bit per layer) straight away.
+   */
+  load(store: PontosStore, prepare: number): void {
+    if (store === this.loaded) return;
+    this.loaded = store;
     const layers = FLUXOS.map((fluxo) => {
       const camada = store.camadas[fluxo];
       return { layer: layerOf(fluxo), count: camada.count, coords: camada.coords.slice(0, camada.count * 2) };
     });
     this.post(
-      { type: 'load', layers },
+      { type: 'load', layers, prepare },
       layers.map((layer) => layer.coords.buffer),
     );
   }
 
-  /** Tells the worker a point was added or moved (the store already holds it). */
+  /**
+   * Whether the worker holds this store's points. The page loads a new answer into the worker before the map gets
+   * it, so for a moment the map's store is not the worker's: what the worker says then is about other points.
+   */
+  holds(store: PontosStore): boolean {
+    return store === this.loaded;
+  }
+
+  /** Tells the worker a point was added or moved (the store already holds it); nothing if it holds other points. */
   upsert(store: PontosStore, ref: PontoRef): void {
+    if (!this.holds(store)) return;
     const { coords } = store.camadas[ref.fluxo];
     this.post({
       type: 'upsert',

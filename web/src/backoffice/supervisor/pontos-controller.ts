@@ -1,7 +1,7 @@
 // Drives the supervisor map's points: after each move, asks the cluster worker what the view shows and paints
 // the answer on the canvas; a click finds the nearest drawn point or cluster; live changes reach the worker.
 import type { LeafletMouseEvent, Map as LeafletMap } from 'leaflet';
-import { ClusterClient } from './cluster-client';
+import type { ClusterClient } from './cluster-client';
 import type { PontoRef, PontosStore } from './compact-points';
 import type { Fluxo } from '@novus/domain/flows/keys';
 import { ALL_LAYERS_MASK, fluxoOfLayer } from './layers';
@@ -25,7 +25,6 @@ export interface ControllerEvents {
 
 export class PontosController {
   private readonly canvas: PontosCanvas;
-  private readonly client = new ClusterClient();
   private store: PontosStore | null = null;
   private mask = ALL_LAYERS_MASK;
   private clusterizar = true;
@@ -35,8 +34,10 @@ export class PontosController {
   private liveTimer: ReturnType<typeof setTimeout> | null = null;
   private destroyed = false;
 
+  /** The client belongs to the page, which may load it before the map exists; the controller only queries it. */
   constructor(
     private readonly map: LeafletMap,
+    private readonly client: ClusterClient,
     private readonly events: ControllerEvents,
   ) {
     this.canvas = new PontosCanvas(map);
@@ -46,10 +47,11 @@ export class PontosController {
     map.on('click', this.click);
   }
 
-  setStore(store: PontosStore): void {
+  /** The points to draw; null clears the map while the next ones load. */
+  setStore(store: PontosStore | null): void {
     if (store === this.store) return;
     this.store = store;
-    this.client.load(store);
+    if (store !== null) this.client.load(store, this.prepareMask());
     this.forget();
     this.redraw();
   }
@@ -112,13 +114,18 @@ export class PontosController {
     this.map.off('zoomstart', this.forget);
     this.map.off('click', this.click);
     if (this.liveTimer !== null) clearTimeout(this.liveTimer);
-    this.client.terminate();
     this.canvas.remove();
+  }
+
+  /** The layers whose clusters the next draw needs. */
+  private prepareMask(): number {
+    return this.clusterizar ? this.mask : 0;
   }
 
   private readonly redraw = (): void => {
     const store = this.store;
-    if (store === null || this.destroyed) return;
+    // the worker may hold the next answer already: setStore draws it when it comes
+    if (store === null || this.destroyed || !this.client.holds(store)) return;
     this.latest += 1;
     const request = this.latest;
     const zoom = this.map.getZoom();
@@ -165,6 +172,8 @@ export class PontosController {
       this.events.onSelect(hit.ref);
       return;
     }
+    // the cluster's id names a cluster of the drawn points only
+    if (this.store === null || !this.client.holds(this.store)) return;
     this.client.expansionZoom(hit.layer, hit.clusterId).then(
       (zoom) => {
         if (!this.destroyed) this.map.setView([hit.lat, hit.lng], Math.min(zoom, this.map.getMaxZoom()));

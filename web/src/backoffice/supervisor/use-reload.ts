@@ -22,11 +22,14 @@ interface Settled<T> {
   error: string | null;
 }
 
-/** Fetches with `fetch` whenever `key` changes; scope null fetches nothing. A failure is logged and kept. */
+/**
+ * Fetches with `fetch` whenever `key` changes; scope null fetches nothing. A failure is logged and kept. `signal`
+ * aborts when a newer key (or scope) supersedes the request, so `fetch` can skip side effects of a stale answer.
+ */
 export function useReload<T>(
   scope: string | null,
   key: string,
-  fetch: (api: ApiClient) => Promise<T>,
+  fetch: (api: ApiClient, signal: AbortSignal) => Promise<T>,
   failure: LoadFailure,
 ): Reload<T> {
   const { api, log } = useBackofficeApi();
@@ -39,20 +42,20 @@ export function useReload<T>(
 
   useEffect(() => {
     if (scope === null) return;
-    let active = true;
+    const superseded = new AbortController();
     const current = latest.current;
-    current.fetch(api).then(
+    current.fetch(api, superseded.signal).then(
       (value) => {
-        if (active) setSettled({ scope, key, value, error: null });
+        if (!superseded.signal.aborted) setSettled({ scope, key, value, error: null });
       },
       (error: unknown) => {
-        if (!active) return;
+        if (superseded.signal.aborted) return;
         log(current.failure.log, error);
         setSettled({ scope, key, value: null, error: serverMessageOr(error, current.failure.text) });
       },
     );
     return () => {
-      active = false;
+      superseded.abort();
     };
   }, [scope, key, api, log]);
 
