@@ -16,6 +16,7 @@ import { AUTH_COOKIE, authRoutes } from './auth/routes.ts';
 import { createAccess } from './auth/access.ts';
 import { rejectCrossSite } from './auth/csrf.ts';
 import { LoginLimiter } from './auth/login-limiter.ts';
+import { sessionEnded } from './auth/sessions.ts';
 import type { TokenService } from './auth/tokens.ts';
 import { DEFAULT_TILES, type TileConfig } from './config.ts';
 import type { Database } from './db/database.ts';
@@ -103,7 +104,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', rejectCrossSite);
   app.addHook('onRequest', async (request) => {
     const token = request.cookies[AUTH_COOKIE];
-    request.session = token ? await tokens.verify(token) : undefined;
+    const session = token ? await tokens.verify(token) : undefined;
+    request.session = session && !(await sessionEnded(db, session)) ? session : undefined;
   });
 
   app.get('/api/health', async () => {

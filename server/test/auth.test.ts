@@ -132,6 +132,23 @@ describe('auth', () => {
     expect(cleared?.value).toBe('');
   });
 
+  it('ends the session on the server: the old cookie is refused after logout, another session goes on', async () => {
+    await createUser(ctx.db, { login: 'logout-admin', roles: ['administrador'] });
+    const [cookie, other] = [
+      await loginCookie(ctx.app, 'logout-admin'),
+      await loginCookie(ctx.app, 'logout-admin'),
+    ];
+    const me = (session: string) =>
+      ctx.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: session } });
+    expect((await me(cookie)).statusCode).toBe(200);
+    const logout = await ctx.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie } });
+    expect(logout.statusCode).toBe(204);
+    const after = await me(cookie);
+    expect(after.statusCode).toBe(401);
+    expect(after.json().message).toBe('Sessão expirada ou inexistente. Faça login novamente.');
+    expect((await me(other)).statusCode).toBe(200);
+  });
+
   it('refuses a cross-site form post with 403 and accepts the same origin', async () => {
     await createUser(ctx.db, { login: 'csrf-admin', roles: ['administrador'] });
     const cookie = await loginCookie(ctx.app, 'csrf-admin');

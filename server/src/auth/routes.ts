@@ -7,6 +7,7 @@ import { findUserByLogin, userZonas } from '../modules/usuarios/queries.ts';
 import { requireSession } from './access.ts';
 import type { LoginLimiter } from './login-limiter.ts';
 import { DUMMY_HASH, verifyPassword } from './passwords.ts';
+import { endSession } from './sessions.ts';
 import type { TokenService } from './tokens.ts';
 
 export const AUTH_COOKIE = 'auth_token';
@@ -46,7 +47,8 @@ export async function authRoutes(app: FastifyInstance, { db, tokens, limiter }: 
     return { ...claims, exp };
   });
 
-  app.post('/api/auth/logout', async (_request, reply) => {
+  app.post('/api/auth/logout', async (request, reply) => {
+    if (request.session) await endSession(db, request.session);
     reply.clearCookie(AUTH_COOKIE, { path: '/' });
     return reply.status(204).send();
   });

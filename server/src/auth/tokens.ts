@@ -1,4 +1,5 @@
 // Signed session tokens (JWT, HS256) carrying the claims of SPEC.md section 3: nome, roles, zonas.
+import crypto from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import type { SessionClaims } from '@novus/domain/auth';
 
@@ -7,6 +8,8 @@ export interface Session extends SessionClaims {
   sub: string;
   /** Expiry, seconds since the epoch. */
   exp: number;
+  /** The token's own id, which logout ends it by (tokens signed before ids were given have none). */
+  jti?: string;
 }
 
 export class TokenService {
@@ -24,6 +27,7 @@ export class TokenService {
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(userId)
       .setIssuedAt()
+      .setJti(crypto.randomUUID())
       .setExpirationTime(exp)
       .sign(this.key);
     return { token, exp };
@@ -36,7 +40,8 @@ export class TokenService {
       if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number') return undefined;
       const { nome, roles, zonas } = payload;
       if (typeof nome !== 'string' || !isStringArray(roles) || !isStringArray(zonas)) return undefined;
-      return { sub: payload.sub, exp: payload.exp, nome, roles, zonas };
+      const jti = typeof payload.jti === 'string' ? { jti: payload.jti } : {};
+      return { sub: payload.sub, exp: payload.exp, nome, roles, zonas, ...jti };
     } catch {
       return undefined;
     }
