@@ -90,9 +90,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         connectSrc: ["'self'", ...tileOrigins(tiles)],
         // Photo compression runs in a Web Worker made from a blob: URL, off the UI thread.
         workerSrc: ["'self'", 'blob:'],
+        // No page of Novus belongs in another site's frame (clickjacking).
+        frameAncestors: ["'none'"],
       },
     },
-    strictTransportSecurity: false,
+    frameguard: { action: 'deny' },
+    // HSTS only when this server speaks https itself: over plain http it would mean nothing, and a browser that
+    // saw it on the name would refuse the plain-http LAN address phones use.
+    strictTransportSecurity: options.https ? { maxAge: 15_552_000, includeSubDomains: false } : false,
     crossOriginEmbedderPolicy: false,
   });
   await app.register(cookie);

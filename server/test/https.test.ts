@@ -93,7 +93,9 @@ describe('serving HTTPS directly (TLS_KEY_FILE, TLS_CERT_FILE)', () => {
   });
 
   it('answers over TLS and marks the session cookie Secure', async () => {
-    expect((await request(port, 'GET', '/api/health')).status).toBe(200);
+    const health = await request(port, 'GET', '/api/health');
+    expect(health.status).toBe(200);
+    expect(health.headers['strict-transport-security']).toBe('max-age=15552000');
     const login = await request(port, 'POST', '/api/auth/login', { login: 'tls-user', password: PASSWORD });
     expect(login.status).toBe(200);
     const cookie = String(login.headers['set-cookie'] ?? '');

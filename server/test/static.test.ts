@@ -93,5 +93,13 @@ describe('serving the web app', () => {
     expect(config.headers['content-security-policy']).toContain(
       "img-src 'self' data: blob: https://sat.example",
     );
+    // Security headers: no framing by anyone, scripts only from the server (no inline), no HSTS over http.
+    const csp = String(config.headers['content-security-policy']);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(/script-src[^;]*unsafe-inline/.test(csp)).toBe(false);
+    expect(config.headers['x-frame-options']).toBe('DENY');
+    expect(config.headers['x-content-type-options']).toBe('nosniff');
+    expect(config.headers['strict-transport-security']).toBeUndefined();
   });
 });
