@@ -1,5 +1,7 @@
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { LoginLimiter } from '../src/auth/login-limiter.ts';
 import {
   createTestContext,
   createUser,
@@ -100,6 +102,29 @@ describe('auth', () => {
     });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().message).toContain('Muitas tentativas');
+  });
+
+  it('counts failures across two servers on one database: alternating between them does not escape the limit', async () => {
+    await createUser(ctx.db, { login: 'alvo-dois', roles: ['tecnico'] });
+    const outro = await buildApp({
+      db: ctx.db,
+      tokens: ctx.tokens,
+      blobs: ctx.blobs,
+      limiter: new LoginLimiter({ maxPerLogin: 3, maxPerAddress: 50, windowMs: 60_000 }),
+    });
+    try {
+      const servers = [ctx.app, outro];
+      const tentar = (index: number, password: string) =>
+        (servers[index % 2] ?? ctx.app).inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { login: 'alvo-dois', password },
+        });
+      for (let i = 0; i < 3; i += 1) expect((await tentar(i, `errada-${i}`)).statusCode).toBe(401);
+      for (let i = 0; i < 2; i += 1) expect((await tentar(i, PASSWORD)).statusCode).toBe(429);
+    } finally {
+      await outro.close();
+    }
   });
 
   it('refuses a forged, expired or garbage token with 401', async () => {

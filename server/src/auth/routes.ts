@@ -21,16 +21,16 @@ export interface AuthDeps {
 export async function authRoutes(app: FastifyInstance, { db, tokens, limiter }: AuthDeps): Promise<void> {
   app.post('/api/auth/login', { bodyLimit: 16 * 1024 }, async (request, reply) => {
     const input = parseInput(loginSchema, request.body);
-    if (limiter.isBlocked(input.login, request.ip)) {
+    if (await limiter.isBlocked(db, input.login, request.ip)) {
       throw tooManyRequests('Muitas tentativas de login. Aguarde alguns minutos e tente novamente.');
     }
     const user = await findUserByLogin(db, input.login);
     const valid = await verifyPassword(input.password, user?.password_hash ?? DUMMY_HASH);
     if (!user || !valid) {
-      limiter.recordFailure(input.login, request.ip);
+      await limiter.recordFailure(db, input.login, request.ip);
       throw unauthorized('Login ou senha inválidos.');
     }
-    limiter.recordSuccess(input.login);
+    await limiter.recordSuccess(db, input.login);
     const claims = {
       nome: [user.first_name, user.last_name].join(' ').trim() || user.login,
       roles: user.roles,
