@@ -158,12 +158,11 @@ export function placemarksQuery(colunas: readonly Coluna[], filtro: Filtro, kml:
   const condition = where(filtro, params);
   params.push(kml.origin);
   const origin = `$${params.length}`;
-  const tag = (text: string) => literal(text);
   const xml = (valor: Valor) =>
     typed(valor) ? careful(valor, textOf(valor), 'novus_xml', 'r.texto_xml') : textOf(valor);
   const data = colunas.map(
     (coluna) =>
-      `${tag(`<Data name="${escapeXml(coluna.header)}"><value>`)} || COALESCE(${xml(coluna.valor)}, '') || '</value></Data>'`,
+      `${literal(`<Data name="${escapeXml(coluna.header)}"><value>`)} || COALESCE(${xml(coluna.valor)}, '') || '</value></Data>'`,
   );
   const parts = [
     `'<Placemark><name>'`,
@@ -173,7 +172,7 @@ export function placemarksQuery(colunas: readonly Coluna[], filtro: Filtro, kml:
     `CASE WHEN cardinality(r.fotos_slots) > 0 THEN (SELECT '<description>' || novus_xml(string_agg(concat('<a href="',
         ${origin}::text, '/api/fotos/', r.id, '/', f.slot, '">Foto ', f.n, '</a>'), '<br/>' ORDER BY f.n))
         || '</description>' FROM unnest(r.fotos_slots) WITH ORDINALITY AS f (slot, n)) END`,
-    tag(`<styleUrl>#${kml.estilo}</styleUrl><ExtendedData>`),
+    literal(`<styleUrl>#${kml.estilo}</styleUrl><ExtendedData>`),
     ...data,
     `'</ExtendedData><Point><coordinates>'`,
     `r.lng::text || ',' || r.lat::text`,
