@@ -1,6 +1,9 @@
 // A download cut off half-way (the supervisor closes the tab) must give back what the export held: the cursor,
 // its database connection, and on PGlite the database itself. Over real HTTP, since only a socket can be cut.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FLOWS } from '@novus/domain/flows/registry';
+import { registrosQuery } from '../src/modules/export/queries.ts';
+import { csvStream } from '../src/modules/export/writers.ts';
 import {
   createCliente,
   createUser,
@@ -84,5 +87,33 @@ describe('an export cut off half-way', () => {
     expect(await next.json()).not.toHaveLength(0);
     // Generous: what matters is that it answers, not in how long; a held cursor never answers on PGlite.
     expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
+  it('a CSV written in parts drops the part read ahead when it is cut off', async () => {
+    const unidades = FLOWS.find((flow) => flow.key === 'hc')?.exports.csv[0];
+    if (unidades?.kind !== 'registros') throw new Error('the units CSV is a records CSV');
+    const query = registrosQuery(unidades.colunas, { projeto, fluxos: ['hc'] });
+    const headers = unidades.colunas.map((coluna) => coluna.header);
+    const stream = csvStream(ctx.db, query, headers, 2_000);
+    let bytes = 0;
+    for await (const chunk of stream) {
+      bytes += Buffer.byteLength(chunk as Buffer);
+      // Past the first part: the next is being read ahead.
+      if (bytes > 1_000_000) break;
+    }
+    const copies = async () =>
+      ctx.db.engine === 'postgres'
+        ? (
+            await ctx.db.query<{ n: number }>(
+              `SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE 'COPY%'`,
+            )
+          )[0]?.n
+        : 0;
+    for (let tries = 0; tries < 100 && (await copies()) !== 0; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await copies()).toBe(0);
+    const next = await fetch(`${base}/api/projeto/${projeto}/datas`, { headers: { cookie: supervisor } });
+    expect(next.status).toBe(200);
   });
 });

@@ -5,6 +5,8 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Extracao, Produtividade, RelatorioTecnico } from '@novus/domain/export/api';
 import { FLOWS } from '@novus/domain/flows/registry';
+import { registrosQuery } from '../src/modules/export/queries.ts';
+import { csvStream } from '../src/modules/export/writers.ts';
 import type { UsuarioRow } from '../src/modules/usuarios/queries.ts';
 import {
   createScratch,
@@ -734,6 +736,56 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
       POSTE: '',
       FOTOS: '1',
     });
+  });
+
+  it('writes a CSV in parts exactly as in one piece, undated records last', async () => {
+    const unidades = FLOWS.find((flow) => flow.key === 'hc')?.exports.csv[0];
+    if (unidades?.kind !== 'registros') throw new Error('the units CSV is a records CSV');
+    const write = async (parte: number) => {
+      const query = registrosQuery(unidades.colunas, { projeto: projeto._id, fluxos: ['hc'] });
+      const chunks: Buffer[] = [];
+      const headers = unidades.colunas.map((coluna) => coluna.header);
+      for await (const chunk of csvStream(ctx.db, query, headers, parte))
+        chunks.push(Buffer.from(chunk as string));
+      return Buffer.concat(chunks).toString('utf8');
+    };
+    const whole = await write(1_000_000);
+    expect(parseCsv(Buffer.from(whole)).rows.map((row) => row.ID)).toEqual([
+      ids.unidade1,
+      ids.unidade2,
+      ids.unidade3,
+    ]);
+    for (const parte of [1, 2, 3]) expect(await write(parte), `parts of ${parte}`).toBe(whole);
+    const [{ data_hora }] = await ctx.db.query<{ data_hora: Date }>(
+      'SELECT data_hora FROM registros WHERE id = $1',
+      [ids.unidade1],
+    );
+    await ctx.db.query('UPDATE registros SET data_hora = NULL WHERE id = $1', [ids.unidade1]);
+    try {
+      const undated = await write(1_000_000);
+      expect(parseCsv(Buffer.from(undated)).rows.map((row) => row.ID)).toEqual([
+        ids.unidade2,
+        ids.unidade3,
+        ids.unidade1,
+      ]);
+      for (const parte of [1, 2]) expect(await write(parte), `undated, parts of ${parte}`).toBe(undated);
+    } finally {
+      await ctx.db.query('UPDATE registros SET data_hora = $1 WHERE id = $2', [data_hora, ids.unidade1]);
+    }
+  });
+
+  it('guards a technician name typed like a formula or markup, in the CSV and in the KML', async () => {
+    await ctx.db.query('UPDATE usuarios SET first_name = $1 WHERE id = $2', ['=1+1 <b>&', joao.id]);
+    try {
+      const file = await csv(extrator('unidades.csv'));
+      expect(file.rows.map((row) => row.TECNICO)).toEqual(Array(3).fill("'=1+1 <b>& de Tal"));
+      // Poles are named after their technician on the map.
+      const kml = await download(`/api/poste/${projeto._id}/kml`);
+      const postes = ogrFeatures(scratch.write('tecnico-formula.kml', kml), 'Postes');
+      expect(postes.map((feature) => feature.Name)).toEqual(Array(2).fill('=1+1 <b>& de Tal'));
+    } finally {
+      await ctx.db.query('UPDATE usuarios SET first_name = $1 WHERE id = $2', ['João', joao.id]);
+    }
   });
 
   it('writes the poles CSV with QTD_DROP counting the units fed by each pole, and the simplified file', async () => {

@@ -50,7 +50,7 @@ function textOf(valor: Valor): string {
     case 'fluxo':
       return `(CASE r.fluxo ${FLOWS.map((flow) => `WHEN ${literal(flow.key)} THEN ${literal(flow.labels.menu)}`).join(' ')} END)`;
     case 'tecnico':
-      return TECNICO_NOME;
+      return 't.nome';
     case 'dataHora':
       return `to_char(r.data_hora AT TIME ZONE '${FUSO_HORARIO}', 'DD/MM/YYYY HH24:MI:SS')`;
     case 'utmE':
@@ -67,6 +67,15 @@ const DIA = `(r.data_hora AT TIME ZONE '${FUSO_HORARIO}')::date`;
 
 const TECNICO_NOME = `NULLIF(trim(u.first_name || ' ' || u.last_name), '')`;
 
+/**
+ * The technician's name as `t.nome`, through `guard`: a lateral subquery fenced by OFFSET 0, so the planner keeps
+ * it apart and caches its answer per technician (Memoize) instead of building and guarding the name on every row.
+ */
+function tecnicoJoin(guard: string): string {
+  return `LEFT JOIN LATERAL (SELECT ${guard}(${TECNICO_NOME}) AS nome FROM usuarios u WHERE u.id = r.tecnico OFFSET 0) t
+      ON true`;
+}
+
 /** Values people typed go through novus_csv_safe (a formula becomes text); what the server computes does not. */
 function typed(valor: Valor): boolean {
   return 'campo' in valor || ('registro' in valor && valor.registro === 'tecnico');
@@ -75,11 +84,11 @@ function typed(valor: Valor): boolean {
 /**
  * A typed value through `guard` (novus_csv_safe, novus_xml). A field of dados only on the records whose flag says
  * one of their values needs it (migration 0006): the guard reads its argument several times once inlined, and
- * every read of a field is a jsonb lookup. The technician's name is not in dados: always guarded.
+ * every read of a field is a jsonb lookup. The technician's name is guarded in tecnicoJoin.
  */
 function careful(valor: Valor, text: string, guard: string, flag: string): string {
   if ('campo' in valor) return `(CASE WHEN ${flag} THEN ${guard}(${text}) ELSE ${text} END)`;
-  return `${guard}(${text})`;
+  return text;
 }
 
 function literal(value: string): string {
@@ -114,27 +123,78 @@ function where(filtro: Filtro, params: unknown[]): string {
   return conditions.join(' AND ');
 }
 
+/** A record's place in collection order: `data_hora` as text (to the microsecond) and `id`. */
+export interface Chave {
+  data_hora: string;
+  id: string;
+}
+
+/**
+ * The same rows in parts, in collection order, so that PostgreSQL can write one part while Node sends the one
+ * before (csvStream): the first `n` dated rows; the rows after a key up to the next (or to the end); the undated
+ * rows, which sort last. `chaves(n)` gives every n-th key of the dated rows: the ends of the parts.
+ */
+export interface Partes {
+  primeiras(n: number): Query;
+  chaves(n: number): Query;
+  entre(depois: Chave, ate?: Chave): Query;
+  semData(): Query;
+}
+
 /**
  * One row per record with the columns under their headers (CSV), in collection order, typed text neutralised
  * against spreadsheet formulas. UTM columns are what the record stores in its project's fuso: empty
  * when the project has none (the CSV routes refuse then; KML places by lat/lng).
  */
-export function registrosQuery(colunas: readonly Coluna[], filtro: Filtro): Query {
-  const params: unknown[] = [];
+export function registrosQuery(colunas: readonly Coluna[], filtro: Filtro): Query & { partes: Partes } {
   const columns = colunas.map((coluna) => {
     const text = textOf(coluna.valor);
     const name = `"${coluna.header.replaceAll('"', '""')}"`;
     if (!typed(coluna.valor)) return `${text} AS ${name}`;
     return `${careful(coluna.valor, text, 'novus_csv_safe', 'r.texto_formula')} AS ${name}`;
   });
-  const condition = where(filtro, params);
-  return {
-    sql: `SELECT ${columns.join(', ')}
+  /** The query with more conditions, each given the parameter list to add its values to. */
+  const select = (...more: ((params: unknown[]) => string)[]): Query => {
+    const params: unknown[] = [];
+    const conditions = [where(filtro, params), ...more.map((condition) => condition(params))];
+    return {
+      sql: `SELECT ${columns.join(', ')}
       FROM registros r
-      LEFT JOIN usuarios u ON u.id = r.tecnico
-      WHERE ${condition}
+      ${tecnicoJoin('novus_csv_safe')}
+      WHERE ${conditions.join(' AND ')}
       ORDER BY r.data_hora, r.id`,
-    params,
+      params,
+    };
+  };
+  const key = (chave: Chave) => (params: unknown[]) => {
+    params.push(chave.data_hora, chave.id);
+    return `($${params.length - 1}::timestamptz, $${params.length}::uuid)`;
+  };
+  const dated = () => 'r.data_hora IS NOT NULL';
+  return {
+    ...select(),
+    partes: {
+      primeiras(n) {
+        const query = select(dated);
+        return { sql: `${query.sql} LIMIT ${Math.trunc(n)}`, params: query.params };
+      },
+      chaves(n) {
+        const params: unknown[] = [];
+        return {
+          sql: `SELECT d::text AS data_hora, id::text AS id FROM (
+              SELECT r.data_hora AS d, r.id, row_number() OVER (ORDER BY r.data_hora, r.id) AS n
+              FROM registros r WHERE ${where(filtro, params)} AND r.data_hora IS NOT NULL) k
+            WHERE n % ${Math.trunc(n)} = 0 ORDER BY n`,
+          params,
+        };
+      },
+      entre(depois, ate) {
+        const after = (params: unknown[]) => `(r.data_hora, r.id) > ${key(depois)(params)}`;
+        if (!ate) return select(after);
+        return select(after, (params) => `(r.data_hora, r.id) <= ${key(ate)(params)}`);
+      },
+      semData: () => select(() => 'r.data_hora IS NULL'),
+    },
   };
 }
 
@@ -181,7 +241,7 @@ export function placemarksQuery(colunas: readonly Coluna[], filtro: Filtro, kml:
   return {
     sql: `SELECT ${concat(parts)} AS placemark
       FROM registros r
-      LEFT JOIN usuarios u ON u.id = r.tecnico
+      ${tecnicoJoin('novus_xml')}
       WHERE ${condition} AND r.lat IS NOT NULL AND r.lng IS NOT NULL
       ORDER BY r.data_hora, r.id`,
     params,

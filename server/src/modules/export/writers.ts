@@ -5,19 +5,35 @@ import { pipeline } from 'node:stream/promises';
 import { ZipArchive } from 'archiver';
 import { stringify } from 'csv-stringify';
 import type { Database } from '../../db/database.ts';
-import { escapeXml, inline, type Query } from './queries.ts';
+import { type Chave, escapeXml, inline, type Partes, type Query } from './queries.ts';
 
 /** Excel (pt-BR) reads a CSV as UTF-8 only when it starts with this mark. */
 const BOM = '\uFEFF';
 
-/** `;`-separated, header row, quoted only where a value holds `;`, a quote or a line break. */
-export function csvStream(db: Database, query: Query, headers: readonly string[]): Readable {
+/** Rows per part of a CSV written in parts (about 10 MB of the units CSV). */
+export const PARTE = 50_000;
+
+const CSV = "FORMAT csv, DELIMITER ';', ENCODING 'UTF8'";
+
+/**
+ * `;`-separated, header row, quoted only where a value holds `;`, a quote or a line break. A query in parts
+ * (registrosQuery) is written on PostgreSQL one part while the part before is sent: two backends, and so two cores,
+ * at work on one file, in order, with at most one part held in memory.
+ */
+export function csvStream(
+  db: Database,
+  query: Query & { partes?: Partes },
+  headers: readonly string[],
+  parte = PARTE,
+): Readable {
   if (db.copyOut) {
     const copyOut = db.copyOut.bind(db);
+    const { partes } = query;
     return Readable.from(
       (async function* () {
         yield BOM;
-        yield* await copyOut(inline(query), "FORMAT csv, DELIMITER ';', HEADER true, ENCODING 'UTF8'");
+        if (!partes) yield* await copyOut(inline(query), `${CSV}, HEADER true`);
+        else yield* inParts(db, copyOut, partes, parte);
       })(),
     );
   }
@@ -34,6 +50,60 @@ export function csvStream(db: Database, query: Query, headers: readonly string[]
     out,
   ).catch((error: unknown) => out.destroy(error instanceof Error ? error : new Error(String(error))));
   return out;
+}
+
+type CopyOut = NonNullable<Database['copyOut']>;
+
+/** How much of a part read ahead is held in memory before its COPY waits. */
+const AHEAD_BYTES = 16 * 1024 * 1024;
+
+/** A part's COPY started now and buffered, to be sent once the parts before it are. */
+function readAhead(copyOut: CopyOut, query: Query): Readable {
+  const buffer = new PassThrough({ highWaterMark: AHEAD_BYTES });
+  copyOut(inline(query), CSV).then(
+    (stream) => {
+      if (buffer.destroyed) stream.destroy();
+      else pipeline(stream, buffer).catch(() => undefined);
+    },
+    (error: unknown) => buffer.destroy(error instanceof Error ? error : new Error(String(error))),
+  );
+  return buffer;
+}
+
+/**
+ * The first part streamed while the ends of the others are found; from then on the part after the one being sent
+ * is read ahead by a second COPY.
+ */
+async function* inParts(
+  db: Database,
+  copyOut: CopyOut,
+  partes: Partes,
+  parte: number,
+): AsyncGenerator<Buffer | string> {
+  const ends = partes.chaves(parte);
+  const rest = db
+    .query<Chave>(ends.sql, ends.params)
+    .then((keys) => [...keys.map((key, index) => partes.entre(key, keys[index + 1])), partes.semData()]);
+  let ahead: Readable | undefined;
+  let stopped = false;
+  const started = rest.then((queries) => {
+    if (!stopped) ahead = readAhead(copyOut, queries[0] as Query);
+    return queries;
+  });
+  started.catch(() => undefined);
+  try {
+    yield* await copyOut(inline(partes.primeiras(parte)), `${CSV}, HEADER true`);
+    const queries = await started;
+    for (let index = 0; index < queries.length; index++) {
+      const part = ahead as Readable;
+      const next = queries[index + 1];
+      ahead = next ? readAhead(copyOut, next) : undefined;
+      yield* part;
+    }
+  } finally {
+    stopped = true;
+    ahead?.destroy();
+  }
 }
 
 /** aabbggrr, KML's colour order, from #rrggbb. */
