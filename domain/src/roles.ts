@@ -28,12 +28,17 @@ const isAdmin = (roles: readonly string[]) => roles.includes('administrador');
 const isSupervisor = (roles: readonly string[]) => roles.includes('supervisor');
 const isAdminOrSupervisor = (roles: readonly string[]) => isAdmin(roles) || isSupervisor(roles);
 
-/** The back-office menu of SPEC.md section 6, in order; Relatórios (the reports of SPEC.md section 2) is ours. */
+/**
+ * The back-office menu of SPEC.md section 6, in order; Relatórios (the reports of SPEC.md section 2) and
+ * Auditoria (the audit log, issue 12) are ours.
+ */
 export const BACKOFFICE_MENU: readonly MenuEntry[] = [
   { label: 'Home', path: '/backoffice/', visible: () => true },
   { label: 'Clientes', path: '/backoffice/cliente', visible: isAdmin },
   { label: 'Projetos', path: '/backoffice/projeto', visible: isAdmin },
   { label: 'Usuarios', path: '/backoffice/usuario', visible: isAdmin },
+  { label: 'Auditoria', path: '/backoffice/auditoria', visible: isAdmin },
+  { label: 'Importar pendentes', path: '/backoffice/pendentes', visible: isAdmin },
   { label: 'Extrator', path: '/backoffice/extrator', visible: isSupervisor },
   { label: 'Relatórios', path: '/backoffice/relatorio', visible: isAdminOrSupervisor },
   { label: 'Supervisao', path: '/backoffice/supervisor', visible: isSupervisor },

@@ -5,13 +5,23 @@ describe('back-office menu (SPEC.md section 6)', () => {
   const labels = (roles: string[]) => menuFor(roles).map((entry) => entry.label);
 
   it('shows administration to administrador, extraction to supervisor, reports to both, Home to all', () => {
-    expect(labels(['administrador'])).toEqual(['Home', 'Clientes', 'Projetos', 'Usuarios', 'Relatórios']);
+    expect(labels(['administrador'])).toEqual([
+      'Home',
+      'Clientes',
+      'Projetos',
+      'Usuarios',
+      'Auditoria',
+      'Importar pendentes',
+      'Relatórios',
+    ]);
     expect(labels(['supervisor'])).toEqual(['Home', 'Extrator', 'Relatórios', 'Supervisao']);
     expect(labels(['administrador', 'supervisor'])).toEqual([
       'Home',
       'Clientes',
       'Projetos',
       'Usuarios',
+      'Auditoria',
+      'Importar pendentes',
       'Extrator',
       'Relatórios',
       'Supervisao',

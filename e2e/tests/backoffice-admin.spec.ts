@@ -5,6 +5,7 @@ import { createCliente, createProjeto, createUser, unique } from '../support/api
 import { expectAccessible } from '../support/axe';
 import { BackofficeShell } from '../support/backoffice-page';
 import { ClienteFormPage } from '../support/cliente-pages';
+import { ADMIN } from '../support/env';
 import { LoginPage } from '../support/login-page';
 import { ProjetoFormPage, ProjetoListPage } from '../support/projeto-pages';
 import { DESKTOP, screenshot } from '../support/screens';
@@ -323,4 +324,41 @@ test('BDGD waits for a fuso; BDGD, fiscalização and LPT Agiltec files preview 
   await page.goto('/backoffice/projeto/add');
   await expect(form.map).toBeVisible();
   await screenshot(page, 'backoffice-projeto-narrow');
+});
+
+test('the administrador reads in Auditoria who changed what, filtered by user and period', async ({
+  page,
+}) => {
+  const shell = new BackofficeShell(page);
+  const nome = unique('Cliente auditado');
+  const clienteId = await createCliente(page.request, nome);
+  const renomeado = `${nome} renomeado`;
+  const put = await page.request.put(`/api/cliente/${clienteId}`, { data: { nome: renomeado } });
+  expect(put.status(), await put.text()).toBe(200);
+
+  await shell.menuLink('Auditoria').click();
+  await expect(page).toHaveURL('/backoffice/auditoria');
+  await expect(page.getByRole('heading', { name: 'Auditoria' })).toBeVisible();
+  const table = page.getByRole('table', { name: 'Alterações registradas' });
+  const rename = table.getByRole('row').filter({ hasText: `Nome: ${nome} → ${renomeado}` });
+  await expect(rename).toHaveCount(1);
+  await expect(rename).toContainText('Alteração');
+  await expect(rename).toContainText(ADMIN.nome);
+  await expect(
+    table.getByRole('row').filter({ hasText: 'Criação' }).filter({ hasText: nome }).first(),
+  ).toBeVisible();
+  await expectAccessible(page, 'auditoria');
+  await screenshot(page, 'backoffice-auditoria');
+
+  // the administrador's own writes, then a period with none: the empty state; 'Limpar filtros' brings all back
+  const usuario = page.getByRole('combobox', { name: 'Usuário' });
+  await usuario.click();
+  await page.getByRole('option', { name: `${ADMIN.nome} (${ADMIN.login})` }).click();
+  await expect(usuario).toContainText(ADMIN.nome);
+  await expect(rename).toHaveCount(1);
+  await page.getByLabel('Data inicial').fill('2099-01-01');
+  await expect(page.getByText('Nenhuma alteração registrada para esses filtros.')).toBeVisible();
+  await expectAccessible(page, 'auditoria empty');
+  await page.getByRole('button', { name: 'Limpar filtros' }).click();
+  await expect(rename).toHaveCount(1);
 });

@@ -11,6 +11,7 @@ import Fastify, {
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
+  type RouteOptions,
 } from 'fastify';
 import { AUTH_COOKIE, authRoutes } from './auth/routes.ts';
 import { createAccess } from './auth/access.ts';
@@ -20,14 +21,19 @@ import { sessionEnded } from './auth/sessions.ts';
 import type { TokenService } from './auth/tokens.ts';
 import { DEFAULT_TILES, type TileConfig } from './config.ts';
 import type { Database } from './db/database.ts';
-import { AppError } from './errors.ts';
+import { isDatabaseUnavailable } from './db/errors.ts';
+import { AppError, badRequest, databaseUnavailable, inspectInput } from './errors.ts';
+import { parseFormBody } from './form-body.ts';
+import { auditoriaRoutes } from './modules/auditoria/routes.ts';
 import { clienteRoutes } from './modules/clientes/routes.ts';
+import { healthRoutes } from './modules/health/routes.ts';
 import { loggerRoutes } from './modules/logger/routes.ts';
 import { projetoRoutes } from './modules/projetos/routes.ts';
 import { exportRoutes } from './modules/export/routes.ts';
 import { mapaRoutes } from './modules/mapa/routes.ts';
 import { PontosLive } from './live/pontos.ts';
 import { registroRoutes } from './modules/registros/routes.ts';
+import { importPendentesRoutes } from './modules/registros/import-pendentes.ts';
 import { usuarioRoutes } from './modules/usuarios/routes.ts';
 import type { BlobStore } from './storage/blob-store.ts';
 
@@ -45,6 +51,8 @@ export interface AppOptions {
   blobs: BlobStore;
   /** Serve HTTPS directly (phones need a secure context for the service worker, GPS and camera). */
   https?: { key: Buffer; cert: Buffer };
+  /** Called for every route as it is added (the authorization sweep collects the route table with it). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** The origins a tile URL template loads from, for the Content-Security-Policy (relative URLs are 'self'). */
@@ -79,6 +87,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const limiter = options.limiter ?? new LoginLimiter();
   const tiles = options.tiles ?? DEFAULT_TILES;
 
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.setErrorHandler(errorHandler);
   await app.register(helmet, {
     // Phones reach the server over plain http on the local network: never force https here.
@@ -101,22 +110,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     crossOriginEmbedderPolicy: false,
   });
   await app.register(cookie);
-  await app.register(formbody);
+  await app.register(formbody, { parser: parseFormBody });
   await app.register(multipart);
 
   app.decorateRequest('session', undefined);
   app.decorateRequest('actor', undefined);
   app.addHook('onRequest', rejectCrossSite);
+  // A NUL in a path segment (%00) names nothing: PostgreSQL text cannot even hold it.
+  app.addHook('onRequest', async (request) => {
+    if (inspectInput(request.params) === 'nul') throw badRequest('Endereço inválido.');
+  });
   app.addHook('onRequest', async (request) => {
     const token = request.cookies[AUTH_COOKIE];
     const session = token ? await tokens.verify(token) : undefined;
     request.session = session && !(await sessionEnded(db, session)) ? session : undefined;
   });
 
-  app.get('/api/health', async () => {
-    await db.query('SELECT 1');
-    return { status: 'ok', database: db.engine };
-  });
+  await app.register(healthRoutes, { db, blobs: options.blobs });
   // What the app needs to know of this installation; public, so the map works before and after login.
   app.get('/api/config', async () => ({ tiles }));
   await app.register(authRoutes, { db, tokens, limiter });
@@ -124,8 +134,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(clienteRoutes, { db, access });
   await app.register(projetoRoutes, { db, access });
   await app.register(usuarioRoutes, { db, access });
+  await app.register(auditoriaRoutes, { db, access });
   const live = new PontosLive(db);
   await app.register(registroRoutes, { db, access, blobs: options.blobs, live });
+  await app.register(importPendentesRoutes, { db, access, blobs: options.blobs });
   await app.register(mapaRoutes, { db, access, live });
   await app.register(exportRoutes, { db, access, blobs: options.blobs });
   await app.register(loggerRoutes, { db });
@@ -144,6 +156,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await app.register(fastifyStatic, {
       root: webDist,
       wildcard: false,
+      // The .br and .gz copies the web build writes beside each asset (web/scripts/precompress.mjs).
+      preCompressed: true,
       setHeaders(reply, filePath) {
         const name = path.basename(filePath);
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
@@ -175,6 +189,13 @@ function errorHandler(error: FastifyError | AppError, request: FastifyRequest, r
     reply
       .status(error.status)
       .send(error.errors ? { message: error.message, errors: error.errors } : { message: error.message });
+    return;
+  }
+  if (isDatabaseUnavailable(error)) {
+    // Not a bug of ours: the database is restarting or out of reach, and the pool reconnects once it is back.
+    request.log.warn({ err: error }, 'database unavailable');
+    const unavailable = databaseUnavailable();
+    reply.status(unavailable.status).header('retry-after', '5').send({ message: unavailable.message });
     return;
   }
   const status = error.statusCode ?? 500;

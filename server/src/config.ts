@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_TOKEN_DAYS } from '@novus/domain/constants';
+import { parseS3Url, type S3Location } from './storage/s3-blob-store.ts';
 
 export interface Config {
   port: number;
@@ -19,6 +20,8 @@ export interface Config {
   tilesDir: string | undefined;
   /** PEM files to serve HTTPS directly, without a reverse proxy. */
   tls: { key: Buffer; cert: Buffer } | undefined;
+  /** PHOTO_STORE=s3://bucket/prefix: photos in S3-compatible storage; undefined: the folder DATA_DIR/fotos. */
+  photoStore: S3Location | undefined;
 }
 
 /** Map tile URL templates ({z}/{x}/{y}); the public OpenStreetMap servers are for viewing only. */
@@ -56,6 +59,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     tilesDir: env.TILES_DIR ? path.resolve(env.TILES_DIR) : undefined,
     tls: readTls(env.TLS_KEY_FILE, env.TLS_CERT_FILE),
+    photoStore: readPhotoStore(env.PHOTO_STORE),
   };
 }
 
@@ -63,6 +67,16 @@ function readTls(keyFile: string | undefined, certFile: string | undefined): Con
   if (!keyFile && !certFile) return undefined;
   if (!keyFile || !certFile) throw new Error('TLS_KEY_FILE e TLS_CERT_FILE devem ser informados juntos.');
   return { key: fs.readFileSync(keyFile), cert: fs.readFileSync(certFile) };
+}
+
+function readPhotoStore(value: string | undefined): S3Location | undefined {
+  if (!value) return undefined;
+  const location = parseS3Url(value);
+  if (!location)
+    throw new Error(
+      `PHOTO_STORE inválido: "${value}". Use s3://bucket/prefixo (ou deixe vazio para a pasta local).`,
+    );
+  return location;
 }
 
 /** The token secret outlives restarts (or every technician would be logged out) but is never committed. */

@@ -27,6 +27,9 @@ export const conflict = (message: string) => new AppError(409, message, [{ msg: 
 export const tooLarge = (message: string) => new AppError(413, message);
 export const unsupportedMedia = (message: string) => new AppError(415, message);
 export const tooManyRequests = (message: string) => new AppError(429, message);
+/** The database is gone for a moment (restart, failover, network): the same request may succeed soon. */
+export const databaseUnavailable = () =>
+  new AppError(503, 'Banco de dados indisponível. Tente novamente em instantes.');
 
 export function validationError(error: z.ZodError): AppError {
   const errors = error.issues.map((issue) => ({ msg: issue.message }));
@@ -35,7 +38,9 @@ export function validationError(error: z.ZodError): AppError {
 
 /** Parses untrusted input with a domain schema, throwing a 400 with one `{ msg }` per problem. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  if (containsNul(input)) throw badRequest('A requisição contém caracteres inválidos.');
+  const problem = inspectInput(input);
+  if (problem === 'nul') throw badRequest('A requisição contém caracteres inválidos.');
+  if (problem === 'deep') throw badRequest('A requisição tem níveis de aninhamento demais.');
   const result = schema.safeParse(input ?? {});
   if (!result.success) throw validationError(result.error);
   return result.data;
@@ -49,12 +54,27 @@ export function parseId(value: unknown, what = 'Identificador'): string {
   return value.toLowerCase();
 }
 
-/** PostgreSQL text cannot hold NUL: refuse it as bad input instead of failing in the database. */
-function containsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) return value.some(containsNul);
-  if (typeof value === 'object' && value !== null) {
-    return Object.entries(value).some(([key, item]) => key.includes('\u0000') || containsNul(item));
+/** No form or record of Novus nests this deep; a deeper value is an attack on the stack, not data. */
+export const MAX_INPUT_DEPTH = 32;
+
+/**
+ * 'nul' when a string or key holds NUL (PostgreSQL text cannot: refuse it as bad input instead of failing in the
+ * database), 'deep' when the value nests past MAX_INPUT_DEPTH. Walked with a stack of its own, so a hostile
+ * 100,000-level array cannot overflow the call stack.
+ */
+export function inspectInput(input: unknown): 'nul' | 'deep' | undefined {
+  const pending: { value: unknown; depth: number }[] = [{ value: input, depth: 0 }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { value, depth } = next;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return 'nul';
+    } else if (typeof value === 'object' && value !== null) {
+      if (depth >= MAX_INPUT_DEPTH) return 'deep';
+      for (const [key, item] of Object.entries(value)) {
+        if (key.includes('\u0000')) return 'nul';
+        pending.push({ value: item, depth: depth + 1 });
+      }
+    }
   }
-  return false;
+  return undefined;
 }

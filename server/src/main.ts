@@ -7,6 +7,7 @@ import { ensureFirstAdmin } from './bootstrap.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/open.ts';
 import { LocalBlobStore } from './storage/blob-store.ts';
+import { S3BlobStore } from './storage/s3-blob-store.ts';
 
 const config = loadConfig();
 const db = await openDatabase(config);
@@ -17,23 +18,62 @@ const app = await buildApp({
   webDist: config.webDist,
   logger: true,
   trustProxy: process.env.TRUST_PROXY === '1',
-  blobs: new LocalBlobStore(path.join(config.dataDir, 'fotos')),
+  blobs: config.photoStore
+    ? S3BlobStore.fromLocation(config.photoStore)
+    : new LocalBlobStore(path.join(config.dataDir, 'fotos')),
   ...(config.tls ? { https: config.tls } : {}),
   tiles: config.tiles,
   ...(config.tilesDir ? { tilesDir: config.tilesDir } : {}),
 });
+
+/** In-flight requests may finish within this; then every connection still open is cut. */
+const GRACE_MS = 5000;
+/** The process is gone by then whatever happens (orchestrators kill at 10 s). */
+const EXIT_MS = 9000;
 
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (closing) return;
     closing = true;
-    // PGlite must be closed cleanly or its data directory is left for recovery on the next start.
-    void app
-      .close()
-      .then(() => db.close())
-      .finally(() => process.exit(0));
+    void shutdown(signal);
   });
+}
+
+/**
+ * Stops accepting connections, lets the requests in flight finish (an upload commits or rolls back whole), closes
+ * the keep-alive connections as they fall idle, then the database: a client holding a connection open cannot keep
+ * the process alive. PGlite must be closed cleanly or its data directory is left for recovery on the next start.
+ */
+async function shutdown(signal: string): Promise<void> {
+  app.log.info(`${signal}: encerrando`);
+  // server.close() closes the connections idle at that moment; these are the ones that fall idle afterwards.
+  const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+  const cut = setTimeout(() => {
+    app.log.warn(`requisições ainda abertas após ${GRACE_MS / 1000} s: conexões encerradas`);
+    app.server.closeAllConnections();
+  }, GRACE_MS);
+  const giveUp = setTimeout(() => {
+    console.error(`Encerramento não terminou em ${EXIT_MS / 1000} s: saindo assim mesmo.`);
+    process.exit(1);
+  }, EXIT_MS);
+  for (const timer of [sweep, cut, giveUp]) timer.unref();
+  let code = 0;
+  try {
+    await app.close();
+  } catch (error) {
+    app.log.error({ err: error }, 'closing the server failed');
+    code = 1;
+  }
+  clearInterval(sweep);
+  clearTimeout(cut);
+  try {
+    await db.close();
+  } catch (error) {
+    app.log.error({ err: error }, 'closing the database failed');
+    code = 1;
+  }
+  process.exit(code);
 }
 
 await app.listen({ port: config.port, host: config.host });
@@ -53,6 +93,7 @@ const lines = [
   `Novus está no ar (${db.engine === 'pglite' ? `PGlite em ${config.dataDir}` : 'PostgreSQL'}):`,
   ...urls.map((url) => `  ${url}`),
   `  Back office: ${urls[0]}backoffice`,
+  `  Fotos: ${config.photoStore ? `s3://${config.photoStore.bucket}/${config.photoStore.prefix}` : path.join(config.dataDir, 'fotos')}`,
 ];
 if (!config.tls && process.env.TRUST_PROXY !== '1') {
   lines.push(

@@ -211,7 +211,7 @@ describe.skipIf(process.env.NOVUS_TEST_DB !== 'postgres')('two server processes 
     const [servidorA, servidorB] = [a, b];
     if (!servidorA || !servidorB) throw new Error('servers not started');
     const health = await call(servidorB, 'GET', '/api/health');
-    expect(await health.json()).toEqual({ status: 'ok', database: 'postgres' });
+    expect(await health.json()).toEqual({ status: 'ok', banco: 'ok', fotos: 'ok' });
 
     // The first administrator, created by whichever server started first, sets the project up on A.
     const adminCookie = await login(servidorA, ADMIN.login, ADMIN.password);

@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
@@ -8,6 +10,10 @@ import { TokenService } from '../src/auth/tokens.ts';
 import { createTestContext, TEST_SECRET, type TestContext } from './support/test-app.ts';
 
 // A 1x1 transparent PNG.
+/** Long enough that compressing it pays, which is when the web build writes .br and .gz copies. */
+const SCRIPT = 'console.log("Levantamento de campo offline");\n'.repeat(200);
+const PAGE = `<!doctype html><title>Novus</title>${'<p>Pronto para uso offline</p>'.repeat(50)}`;
+
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
   'base64',
@@ -20,11 +26,16 @@ describe('serving the web app', () => {
 
   beforeAll(async () => {
     fs.mkdirSync(path.join(dist, 'assets'));
-    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Novus</title>');
-    fs.writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
+    fs.writeFileSync(path.join(dist, 'index.html'), PAGE);
+    fs.writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), SCRIPT);
     fs.writeFileSync(path.join(dist, 'sw.js'), 'self.addEventListener("fetch", () => {})');
     fs.mkdirSync(path.join(dist, 'tiles', '19', '100'), { recursive: true });
     fs.writeFileSync(path.join(dist, 'tiles', '19', '100', '200.png'), PNG);
+    // The web build's own last step.
+    execFileSync(process.execPath, [
+      path.join(import.meta.dirname, '../../web/scripts/precompress.mjs'),
+      dist,
+    ]);
     ctx = await createTestContext();
     app = await buildApp({
       db: ctx.db,
@@ -60,6 +71,27 @@ describe('serving the web app', () => {
     expect(asset.headers['cache-control']).toContain('immutable');
     const sw = await app.inject({ method: 'GET', url: '/sw.js' });
     expect(sw.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('sends the build’s brotli or gzip copy as the browser accepts, and the file itself otherwise', async () => {
+    const decode = { br: zlib.brotliDecompressSync, gzip: zlib.gunzipSync, none: (bytes: Buffer) => bytes };
+    for (const [url, body] of [
+      ['/assets/app-abc123.js', SCRIPT],
+      ['/backoffice/cliente', PAGE],
+    ] as const) {
+      for (const [accept, encoding] of [
+        ['gzip, deflate, br, zstd', 'br'],
+        ['gzip', 'gzip'],
+        ['identity', 'none'],
+      ] as const) {
+        const response = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': accept } });
+        expect(response.statusCode, `${url} ${accept}`).toBe(200);
+        expect(response.headers['content-encoding'] ?? 'none', `${url} ${accept}`).toBe(encoding);
+        expect(String(response.headers.vary).toLowerCase()).toContain('accept-encoding');
+        if (encoding !== 'none') expect(response.rawPayload.length).toBeLessThan(body.length / 4);
+        expect(decode[encoding](response.rawPayload).toString('utf8')).toBe(body);
+      }
+    }
   });
 
   it('answers JSON 404 for unknown API paths and missing files', async () => {

@@ -170,18 +170,20 @@ export const uploadEnvelopeSchema = z.object({
 });
 export type UploadEnvelope = z.infer<typeof uploadEnvelopeSchema>;
 
+const longText = (max: number) => `O texto deve ter no máximo ${max} caracteres.`;
+
 /** An optional text field as forms send it: absent, null or '' become ''. */
 export const optionalText = (max = 500) =>
   z.preprocess(
     (value) => (value === undefined || value === null ? '' : String(value)),
-    z.string().trim().max(max),
+    z.string().trim().max(max, longText(max)),
   );
 
 /** A required text field: its message when empty. */
 export const requiredText = (message: string, max = 500) =>
   z.preprocess(
     (value) => (value === undefined || value === null ? '' : String(value)),
-    z.string().trim().min(1, message).max(max),
+    z.string().trim().min(1, message).max(max, longText(max)),
   );
 
 /**
@@ -200,6 +202,10 @@ export const decimalText = (
     .superRefine((text, ctx) => {
       if (text === '') {
         if (required !== undefined) ctx.addIssue({ code: 'custom', message: required });
+        return;
+      }
+      if (text.length > 20) {
+        ctx.addIssue({ code: 'custom', message: `${what} deve ter no máximo 20 algarismos.` });
         return;
       }
       const number = Number(text);

@@ -20,7 +20,7 @@ const pontoLptAgiltecJson = z.object({
   ...Object.fromEntries(LPT_AGILTEC_COLUMNS.map((column) => [column, pontoText])),
   os: z.preprocess(
     (value) => (value === undefined || value === null ? '' : String(value)),
-    z.string().min(1, 'os é obrigatório.'),
+    z.string().min(1, 'os é obrigatório.').max(500, 'O texto deve ter no máximo 500 caracteres.'),
   ),
 });
 

@@ -10,7 +10,7 @@ export const pontoCoordenadas = z.tuple([latitude, longitude], {
 });
 export const pontoText = z.preprocess(
   (value) => (value === undefined || value === null ? '' : String(value)),
-  z.string().max(500),
+  z.string().max(500, 'O texto deve ter no máximo 500 caracteres.'),
 );
 
 /** A parsed or JSON point ({coordenadas: [lat, lng], ...fields}) as stored. */

@@ -18,7 +18,8 @@ export const unidadeDadosSchema = z
     numero: z
       .preprocess((value) => (value === undefined || value === null ? '' : String(value)), z.string().trim())
       .refine((numero) => numero !== '', { message: 'O número é obrigatório.' })
-      .refine((numero) => numero === '' || digits.test(numero), { message: 'O número deve ser numérico.' }),
+      .refine((numero) => numero === '' || digits.test(numero), { message: 'O número deve ser numérico.' })
+      .refine((numero) => numero.length <= 10, { message: 'O número deve ter no máximo 10 dígitos.' }),
     complementoNumero: optionalText(100),
     complemento1: optionalText(100),
     complemento2: optionalText(100),

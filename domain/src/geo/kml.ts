@@ -4,6 +4,7 @@ import { DOMParser } from '@xmldom/xmldom';
 import type { Geometry, Polygon, Position } from 'geojson';
 import { isInBrazil } from './brazil.ts';
 import { FileParseError } from './parse-error.ts';
+import { checkReadableText } from './text-file.ts';
 
 export interface LatLng {
   lat: number;
@@ -19,10 +20,13 @@ export interface ParsedZona {
 }
 
 export const MAX_KML_BYTES = 10 * 1024 * 1024;
+/** A zone's label, as the zones' JSON field allows it. */
+export const MAX_ZONA_LABEL = 200;
 
 export function parseKmlZones(text: string): ParsedZona[] {
   if (text.length > MAX_KML_BYTES)
     throw new FileParseError('O arquivo KML excede o tamanho máximo de 10 MB.');
+  checkReadableText(text);
   const source = text.replace(/^\uFEFF/, '');
   // KML needs no DTD: refusing one closes the door to external entities (XXE) and entity expansion bombs.
   if (/<!DOCTYPE|<!ENTITY/i.test(source)) {
@@ -36,6 +40,11 @@ export function parseKmlZones(text: string): ParsedZona[] {
   for (const feature of collection.features) {
     const name = feature.properties?.name;
     const label = typeof name === 'string' && name.trim() ? name.trim() : `Zona ${zonas.length + 1}`;
+    if (label.length > MAX_ZONA_LABEL) {
+      throw new FileParseError(
+        `O nome da zona ${zonas.length + 1} tem mais de ${MAX_ZONA_LABEL} caracteres ("${label.slice(0, 40)}...").`,
+      );
+    }
     for (const polygon of polygonsOf(feature.geometry)) {
       zonas.push(toZona(label, polygon, zonas.length + 1));
     }

@@ -5,6 +5,7 @@ import type { Point } from 'geojson';
 import { isInBrazil } from './brazil.ts';
 import type { LatLng } from './kml.ts';
 import { FileParseError } from './parse-error.ts';
+import { checkReadableText } from './text-file.ts';
 import { FISCALIZACAO_DEFAULT_FUSO, utmToLatLng } from './utm.ts';
 import {
   BDGD_ATIVOS,
@@ -15,6 +16,9 @@ import {
 
 export { BDGD_ATIVOS, FISCALIZACAO_COLUMNS, LPT_AGILTEC_COLUMNS, MAX_POINT_FILE_BYTES };
 
+/** A value of a point file, as the points' JSON fields allow it (a name, an id, an e-mail...). */
+export const MAX_POINT_CELL = 500;
+
 interface Row {
   line: number;
   cells: string[];
@@ -24,11 +28,16 @@ function readRows(text: string): Row[] {
   if (text.length > MAX_POINT_FILE_BYTES) {
     throw new FileParseError('O arquivo de pontos excede o tamanho máximo de 20 MB.');
   }
+  checkReadableText(text);
   const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { delimiter: ';', skipEmptyLines: false });
   const rows: Row[] = [];
   parsed.data.forEach((cells, index) => {
     const trimmed = cells.map((cell) => cell.trim());
     if (trimmed.every((cell) => cell === '')) return; // blank lines (a trailing newline) carry no point
+    const long = trimmed.findIndex((cell) => cell.length > MAX_POINT_CELL);
+    if (long >= 0) {
+      throw new FileParseError(`a coluna ${long + 1} tem mais de ${MAX_POINT_CELL} caracteres.`, index + 1);
+    }
     rows.push({ line: index + 1, cells: trimmed });
   });
   return rows;

@@ -51,7 +51,17 @@ export function openPostgres(options: PostgresOptions): Database {
     // JIT compiles an export's query for seconds before its first row (its per-row PostGIS and jsonb calls make
     // the planner's estimate look expensive) and never pays that back on our queries.
     options: ['-c jit=off', ...(options.schema ? [`-c search_path=${options.schema},public`] : [])].join(' '),
+    // A database that does not answer (a network cut drops packets instead of refusing) fails the request in
+    // seconds instead of holding it, and keepalives notice a connection that died silently.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
   });
+  // A connection the database drops (restart, failover, network) emits 'error': the pool for an idle client
+  // (which it then discards), the client itself when it is checked out. Unheard, either kills the process. The
+  // query in flight fails on its own (a 503, see isDatabaseUnavailable), the pool never hands out a client that
+  // failed (it checks `_queryable` on release) and opens new connections once the database is back.
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return {
     engine: 'postgres',
     async query<Row>(sql: string, params: readonly unknown[] = []) {
@@ -60,6 +70,8 @@ export function openPostgres(options: PostgresOptions): Database {
     },
     async transaction<T>(fn: (tx: Queryable) => Promise<T>) {
       const client = await pool.connect();
+      // A client whose ROLLBACK failed is in an unknown state (its connection is likely gone): never reused.
+      let broken: Error | undefined;
       try {
         await client.query('BEGIN');
         const tx: Queryable = {
@@ -72,24 +84,36 @@ export function openPostgres(options: PostgresOptions): Database {
         await client.query('COMMIT');
         return value;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        await client.query('ROLLBACK').catch((failure: unknown) => {
+          broken = failure instanceof Error ? failure : new Error('ROLLBACK failed');
+        });
         throw error;
       } finally {
-        client.release();
+        client.release(broken);
       }
     },
     async *stream<Row>(sql: string, params: readonly unknown[] = [], batchSize = 2000) {
       const client = await pool.connect();
       const cursor = client.query(new Cursor<Row>(sql, [...params]));
+      let broken: Error | undefined;
       try {
         for (;;) {
-          const rows = await cursor.read(batchSize);
+          const rows = await cursor.read(batchSize).catch((failure: unknown) => {
+            broken = failure instanceof Error ? failure : new Error('cursor read failed');
+            throw failure;
+          });
           if (rows.length === 0) return;
           yield rows;
         }
       } finally {
-        await cursor.close().catch(() => undefined);
-        client.release();
+        // After a failed read the client is dropped, not the cursor closed: on a connection that died, closing
+        // would wait forever for an answer.
+        if (!broken) {
+          await cursor.close().catch((failure: unknown) => {
+            broken = failure instanceof Error ? failure : new Error('cursor close failed');
+          });
+        }
+        client.release(broken);
       }
     },
     async copyOut(sql: string, options: string) {
@@ -128,30 +152,61 @@ export function openPostgres(options: PostgresOptions): Database {
   };
 }
 
+/** How long to wait for a new connection before the request fails with a 503. */
+const CONNECT_TIMEOUT_MS = 5000;
+/** How often the listener tries to reconnect while the database is away. */
+const RECONNECT_MS = 1000;
+
 /**
  * One connection per process holds every LISTEN (a pool's connections come and go); it reconnects by itself when
- * the database goes away, listening again on every channel.
+ * the database goes away, every RECONNECT_MS until it is back, listening again on every channel.
  */
 function postgresListener(options: PostgresOptions) {
   const handlers = new Map<string, Set<(payload: string) => void>>();
   let client: pg.Client | null = null;
   let connecting: Promise<pg.Client> | null = null;
+  let retry: NodeJS.Timeout | null = null;
   let closed = false;
+
+  const reconnectLater = () => {
+    if (closed || handlers.size === 0 || retry) return;
+    retry = setTimeout(() => {
+      retry = null;
+      connect().catch(reconnectLater);
+    }, RECONNECT_MS);
+    // A pending retry never keeps a process that is shutting down alive.
+    retry.unref();
+  };
 
   const connect = (): Promise<pg.Client> => {
     connecting ??= (async () => {
-      const next = new pg.Client({ connectionString: options.connectionString });
+      const next = new pg.Client({
+        connectionString: options.connectionString,
+        connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+        keepAlive: true,
+      });
       next.on('notification', (message) => {
         for (const handler of handlers.get(message.channel) ?? []) handler(message.payload ?? '');
       });
       next.on('error', () => {
+        void next.end().catch(() => undefined);
+        // Failures while connecting reject connect() below, whose caller retries or answers 503.
+        if (client !== next) return;
         client = null;
         connecting = null;
-        void next.end().catch(() => undefined);
-        if (!closed && handlers.size > 0) setTimeout(() => void connect().catch(() => undefined), 1000);
+        reconnectLater();
       });
-      await next.connect();
-      for (const channel of handlers.keys()) await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      try {
+        await next.connect();
+        for (const channel of handlers.keys()) await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      } catch (error) {
+        void next.end().catch(() => undefined);
+        throw error;
+      }
+      if (closed) {
+        void next.end().catch(() => undefined);
+        throw new Error('Connection terminated: listener closed');
+      }
       client = next;
       return next;
     })().catch((error: unknown) => {
@@ -167,8 +222,15 @@ function postgresListener(options: PostgresOptions) {
       const set = handlers.get(channel) ?? new Set();
       set.add(handler);
       handlers.set(channel, set);
-      const current = client ?? (await connect());
-      if (first && client === current) await current.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      try {
+        const current = client ?? (await connect());
+        if (first && client === current) await current.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      } catch (error) {
+        // The database is away: the caller answers 503 and may listen again later; nothing stays registered.
+        set.delete(handler);
+        if (set.size === 0) handlers.delete(channel);
+        throw error;
+      }
       return async () => {
         set.delete(handler);
         if (set.size > 0) return;
@@ -179,6 +241,7 @@ function postgresListener(options: PostgresOptions) {
     async close() {
       closed = true;
       handlers.clear();
+      if (retry) clearTimeout(retry);
       const current = client;
       client = null;
       await current?.end().catch(() => undefined);

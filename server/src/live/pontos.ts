@@ -24,8 +24,20 @@ export class PontosLive {
     const set = this.handlers.get(projeto) ?? new Set<Handler>();
     set.add(handler);
     this.handlers.set(projeto, set);
-    this.listening ??= this.db.listen(CHANNEL, (payload) => this.dispatch(payload));
-    await this.listening;
+    // A failed LISTEN (the database is away) is not kept: the next subscriber tries again.
+    this.listening ??= this.db
+      .listen(CHANNEL, (payload) => this.dispatch(payload))
+      .catch((error: unknown) => {
+        this.listening = null;
+        throw error;
+      });
+    try {
+      await this.listening;
+    } catch (error) {
+      set.delete(handler);
+      if (set.size === 0) this.handlers.delete(projeto);
+      throw error;
+    }
     return () => {
       set.delete(handler);
       if (set.size === 0) this.handlers.delete(projeto);

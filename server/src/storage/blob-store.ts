@@ -1,5 +1,5 @@
 // Photo bytes at rest, addressed by their SHA-256: streamed to disk and hashed on the way, never buffered whole.
-// A local directory by default; an S3-compatible store can implement the same interface later.
+// A local directory by default; S3-compatible object storage with PHOTO_STORE=s3://… (s3-blob-store.ts).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,14 +18,22 @@ export interface StoredBlob {
 export interface BlobStore {
   /** Stores a stream; rejects with NotAnImageError (its message says why) when it is no whole photo (ImageCheck). */
   putImage(stream: Readable): Promise<StoredBlob>;
-  open(hash: string): Readable | undefined;
+  /** The bytes stored under hash, or undefined when there are none; a remote store answers asynchronously. */
+  open(hash: string): Readable | undefined | Promise<Readable | undefined>;
   /** Deletes the bytes stored under hash (nothing when there are none); callers check no row refers to them. */
   remove(hash: string): Promise<void>;
+  /** Rejects when the store cannot take photos now (GET /api/health); a store without it is taken as answering. */
+  check?(): Promise<void>;
 }
 
 export class LocalBlobStore implements BlobStore {
   constructor(private readonly root: string) {
     fs.mkdirSync(path.join(root, 'tmp'), { recursive: true });
+  }
+
+  async check(): Promise<void> {
+    // New photos are written to tmp/ first: it must exist and be writable.
+    await fs.promises.access(path.join(this.root, 'tmp'), fs.constants.R_OK | fs.constants.W_OK);
   }
 
   private pathOf(hash: string): string {
@@ -34,26 +42,13 @@ export class LocalBlobStore implements BlobStore {
 
   async putImage(stream: Readable): Promise<StoredBlob> {
     const tmp = path.join(this.root, 'tmp', crypto.randomUUID());
-    const hasher = crypto.createHash('sha256');
-    const check = new ImageCheck();
-    let size = 0;
-    const tap = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        check.update(chunk);
-        hasher.update(chunk);
-        size += chunk.length;
-        done(null, chunk);
-      },
-    });
     try {
-      await pipeline(stream, tap, fs.createWriteStream(tmp));
-      const { mediaType } = check.result();
-      const hash = hasher.digest('hex');
-      const target = this.pathOf(hash);
+      const blob = await receiveImage(stream, tmp);
+      const target = this.pathOf(blob.hash);
       fs.mkdirSync(path.dirname(target), { recursive: true });
       // Same bytes, same name: a replay or a duplicate photo just lands on the file already there.
       fs.renameSync(tmp, target);
-      return { hash, size, mediaType };
+      return blob;
     } finally {
       fs.rmSync(tmp, { force: true });
     }
@@ -69,4 +64,25 @@ export class LocalBlobStore implements BlobStore {
     if (!/^[0-9a-f]{64}$/.test(hash)) return;
     await fs.promises.rm(this.pathOf(hash), { force: true });
   }
+}
+
+/**
+ * Writes a stream to the file tmp, hashing it and checking it is a whole photo (ImageCheck) on the way; rejects
+ * with NotAnImageError when it is not. The caller moves the file to where it belongs, and removes tmp.
+ */
+export async function receiveImage(stream: Readable, tmp: string): Promise<StoredBlob> {
+  const hasher = crypto.createHash('sha256');
+  const check = new ImageCheck();
+  let size = 0;
+  const tap = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      check.update(chunk);
+      hasher.update(chunk);
+      size += chunk.length;
+      done(null, chunk);
+    },
+  });
+  await pipeline(stream, tap, fs.createWriteStream(tmp));
+  const { mediaType } = check.result();
+  return { hash: hasher.digest('hex'), size, mediaType };
 }

@@ -13,16 +13,16 @@ import { TokenService } from '../../src/auth/tokens.ts';
 import { type Database, openPglite, openPostgres } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { insertUser, type UsuarioRow } from '../../src/modules/usuarios/queries.ts';
-import { LocalBlobStore } from '../../src/storage/blob-store.ts';
+import { type BlobStore, LocalBlobStore } from '../../src/storage/blob-store.ts';
 
 export const TEST_SECRET = 'test-secret-that-is-long-enough-for-hs256';
 export const PASSWORD = 'senha-de-teste-123';
 
-export interface TestContext {
+export interface TestContext<Blobs extends BlobStore = LocalBlobStore> {
   app: FastifyInstance;
   db: Database;
   tokens: TokenService;
-  blobs: LocalBlobStore;
+  blobs: Blobs;
   blobDir: string;
   close(): Promise<void>;
 }
@@ -49,13 +49,14 @@ async function openTestDatabase(): Promise<{ db: Database; drop: () => Promise<v
   return { db, drop: async () => undefined };
 }
 
-export async function createTestContext(
-  options: { limits?: LimiterOptions; trustProxy?: boolean } = {},
-): Promise<TestContext> {
+export async function createTestContext<Blobs extends BlobStore = LocalBlobStore>(
+  options: { limits?: LimiterOptions; trustProxy?: boolean; blobs?: Blobs } = {},
+): Promise<TestContext<Blobs>> {
   const { db, drop } = await openTestDatabase();
   const tokens = new TokenService(TEST_SECRET, 30);
   const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), 'novus-fotos-'));
-  const blobs = new LocalBlobStore(blobDir);
+  // Another store (S3) when the test passes one; blobDir stays, empty.
+  const blobs = options.blobs ?? (new LocalBlobStore(blobDir) as BlobStore as Blobs);
   const app = await buildApp({
     db,
     tokens,
@@ -159,4 +160,45 @@ export async function createCliente(app: FastifyInstance, cookie: string, nome: 
   });
   if (response.statusCode !== 201) throw new Error(`cliente: ${response.statusCode} ${response.body}`);
   return (response.json() as { _id: string })._id;
+}
+
+export interface FieldProject {
+  administrador: UsuarioRow;
+  /** The administrador's Cookie header. */
+  admin: string;
+  cliente: string;
+  projeto: string;
+  zonas: { _id: string; label: string }[];
+  /** A técnico of the client working in 'Zona Centro'. */
+  tecnico: UsuarioRow;
+  tecnicoCookie: string;
+}
+
+/**
+ * A project as an administrador makes one through the API: a new client, the sample zoning of Curitiba, fuso 22,
+ * the given flows; and a técnico of that client in its 'Zona Centro' (where CENTRO of the tests lies).
+ */
+export async function createFieldProject(
+  app: FastifyInstance,
+  db: Database,
+  { nome, fluxos, firstName }: { nome: string; fluxos: string[]; firstName?: string },
+): Promise<FieldProject> {
+  const administrador = await createUser(db, { roles: ['administrador'] });
+  const admin = await loginCookie(app, administrador.login);
+  const cliente = await createCliente(app, admin, nome);
+  const created = await app.inject({
+    method: 'POST',
+    url: '/api/projeto',
+    headers: { ...FORM, cookie: admin },
+    payload: formBody({ nome, cliente, fuso: '22', fluxos, kml: sample('zoneamento-curitiba.kml') }),
+  });
+  if (created.statusCode !== 201) throw new Error(`projeto: ${created.statusCode} ${created.body}`);
+  const { _id: projeto, zonas } = created.json() as { _id: string; zonas: { _id: string; label: string }[] };
+  const tecnico = await createUser(db, { roles: ['tecnico'], cliente, ...(firstName ? { firstName } : {}) });
+  await db.query('INSERT INTO usuario_zonas (usuario, zona) VALUES ($1, $2)', [
+    tecnico.id,
+    zonas.find((zona) => zona.label === 'Zona Centro')?._id,
+  ]);
+  const tecnicoCookie = await loginCookie(app, tecnico.login);
+  return { administrador, admin, cliente, projeto, zonas, tecnico, tecnicoCookie };
 }

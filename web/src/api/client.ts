@@ -69,10 +69,12 @@ export class ApiClient {
   }
 }
 
-/** JSON by default; a URLSearchParams body goes form-encoded (fetch sets its Content-Type). */
+/** JSON by default; a URLSearchParams body goes form-encoded, a FormData one multipart (fetch sets its Content-Type). */
 function encode(body: unknown): Pick<RequestInit, 'headers' | 'body'> {
   if (body === undefined) return { headers: { Accept: 'application/json' } };
   if (body instanceof URLSearchParams) return { headers: { Accept: 'application/json' }, body };
+  // multipart: fetch sets the Content-Type with its boundary
+  if (body instanceof FormData) return { headers: { Accept: 'application/json' }, body };
   return {
     headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
     body: JSON.stringify(body),

@@ -1,7 +1,7 @@
 // The sync engine's network (offline/sync.ts SyncTransport) over HTTP: same-origin fetch with the auth cookie.
 import type { FlowDefinition } from '@novus/domain/flows/flow';
 import type { LocalProjeto, LocalZona } from '../offline/db';
-import { type RemoteColeta, type SyncTransport, TransportError } from '../offline/sync';
+import { type RemoteColeta, type SyncTransport, TransportError, type UploadFoto } from '../offline/sync';
 
 /** What a 2xx answer that is not our JSON (a captive portal's page) resolves to: never confirms an upload. */
 export const NOT_JSON = Object.freeze({ naoJson: true });
@@ -35,17 +35,33 @@ export class HttpSyncTransport implements SyncTransport {
     return (answer as RemoteProjeto[]).map(toLocalProjeto);
   }
 
-  async upload(
-    flow: FlowDefinition,
-    fields: Record<string, string>,
-    fotos: { slot: number; blob: Blob }[],
-  ): Promise<unknown> {
+  async upload(flow: FlowDefinition, fields: Record<string, string>, fotos: UploadFoto[]): Promise<unknown> {
     const form = new FormData();
     for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    // Photos the server said it holds go by their SHA-256 alone (resumable sync), before the files.
+    const held = fotos.flatMap((foto) => ('hash' in foto ? [{ slot: foto.slot, hash: foto.hash }] : []));
+    if (held.length > 0) form.append('fotosNoServidor', JSON.stringify(held));
     // The file name carries the slot ('2.jpg'): the server puts each photo back where it was taken.
-    for (const { slot, blob } of fotos) form.append('fotos', blob, `${slot}.${extensionOf(blob)}`);
+    for (const foto of fotos) {
+      if ('blob' in foto) form.append('fotos', foto.blob, `${foto.slot}.${extensionOf(foto.blob)}`);
+    }
     const response = await this.send(`/api/${flow.apiPath}`, { method: 'POST', body: form });
     return readJsonOr(response, NOT_JSON);
+  }
+
+  async fotosNoServidor(hashes: string[]): Promise<ReadonlySet<string>> {
+    const response = await this.send('/api/fotos/existem', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ hashes }),
+    });
+    const answer = await readJsonOr(response, NOT_JSON);
+    const existem =
+      typeof answer === 'object' && answer !== null && 'existem' in answer ? answer.existem : null;
+    if (!Array.isArray(existem)) throw new TransportError(0, 'Resposta inesperada do servidor (fotos).');
+    // Only hashes asked about: a portal or a proxy cannot make the device skip a photo it did not ask for.
+    const asked = new Set(hashes);
+    return new Set(existem.filter((hash): hash is string => typeof hash === 'string' && asked.has(hash)));
   }
 
   async getByZona(flow: FlowDefinition, zonaId: string): Promise<RemoteColeta[]> {

@@ -2,12 +2,14 @@
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { LinearProgress } from '@mui/material';
+import { AuditoriaPage } from './auditoria/AuditoriaPage';
 import { BackofficeApiProvider } from './backoffice-api';
 import { BackofficeHome } from './BackofficeHome';
 import { BackofficeLayout } from './BackofficeLayout';
 import { ClienteForm } from './clientes/ClienteForm';
 import { ClienteList } from './clientes/ClienteList';
 import { ExtratorPage } from './extrator/ExtratorPage';
+import { PendentesImportPage } from './pendentes/PendentesImportPage';
 import { ProjetoList } from './projetos/ProjetoList';
 import { RelatorioPage } from './relatorios/RelatorioPage';
 import { UsuarioForm } from './usuarios/UsuarioForm';
@@ -36,6 +38,8 @@ export function BackofficeApp() {
             <Route path="usuario" element={<UsuarioList />} />
             <Route path="usuario/add" element={<UsuarioForm key="add" />} />
             <Route path="usuario/:userId" element={<UsuarioForm key="edit" />} />
+            <Route path="auditoria" element={<AuditoriaPage />} />
+            <Route path="pendentes" element={<PendentesImportPage />} />
             <Route path="extrator" element={<ExtratorPage />} />
             <Route path="relatorio" element={<RelatorioPage />} />
             <Route path="supervisor" element={<SupervisorPage />} />

@@ -6,6 +6,7 @@ import { Alert, Box, Button, CircularProgress, Paper, Stack, TextField, Typograp
 import { loginSchema } from '@novus/domain/auth';
 import { login } from '../api/auth';
 import { ApiError } from '../api/client';
+import { rememberLogin } from '../offline/pendentes-export';
 import { requestPersistentStorage } from '../offline/storage';
 import { useServices, useSession } from '../app/services';
 import { destinationFor } from './target';
@@ -32,6 +33,7 @@ export function LoginPage() {
     try {
       const claims = await login(api, input);
       sessionStore.set(claims);
+      rememberLogin(window.localStorage, input.login);
       void requestPersistentStorage().catch(() => false);
       navigate(destination, { replace: true });
     } catch (error) {

@@ -1,22 +1,27 @@
 // The sync engine (SPEC.md section 4, DESIGN.md 'Sync protocol'): download projects, upload every pending
 // record flow by flow, then download each zone's records (LPT Agiltec's: each project's) and merge them. It never loses or duplicates:
 // the record id is made on the device and is the upload's idempotency key, and a record is deleted or
-// marked on the device only after the server echoed that very id.
+// marked on the device only after the server echoed that very id. A sync cut short resumes: confirmed records are
+// gone from the pending list, and photos the server already holds (a lost answer) are named by SHA-256, not resent.
 import { deviceDownload, type FlowDefinition } from '@novus/domain/flows/flow';
 import type { LocalProjeto, NovusDatabase } from './db';
 import type { LocalColeta, RecordStore, RemoteColeta } from './records';
 
 export type { RemoteColeta } from './records';
 
+/** A photo of an upload: its bytes, or only its SHA-256 when the server said it already holds it. */
+export type UploadFoto = { slot: number; blob: Blob } | { slot: number; hash: string };
+
 /** What the sync needs of the network; the app's is HTTP (api/sync-transport.ts), tests bring a fake. */
 export interface SyncTransport {
   getProjetos(): Promise<LocalProjeto[]>;
   /** Sends one record; resolves with the server's parsed JSON answer, rejects with a TransportError. */
-  upload(
-    flow: FlowDefinition,
-    fields: Record<string, string>,
-    fotos: { slot: number; blob: Blob }[],
-  ): Promise<unknown>;
+  upload(flow: FlowDefinition, fields: Record<string, string>, fotos: UploadFoto[]): Promise<unknown>;
+  /**
+   * Of these photos' SHA-256s, those the server already holds (resumable sync: a retry after a lost answer
+   * names them instead of sending their bytes again). Optional: without it every photo is sent.
+   */
+  fotosNoServidor?(hashes: string[]): Promise<ReadonlySet<string>>;
   getByZona(flow: FlowDefinition, zonaId: string): Promise<RemoteColeta[]>;
   /** The project's records of a flow the devices download by project (its `byProject` list: LPT Agiltec). */
   getByProjeto(flow: FlowDefinition, projeto: Pick<LocalProjeto, 'id' | 'nome'>): Promise<RemoteColeta[]>;
@@ -73,6 +78,15 @@ export function uploadFields(record: LocalColeta): Record<string, string> {
     fields[key] = typeof value === 'string' ? value : JSON.stringify(value);
   }
   return fields;
+}
+
+/** How many hashes one question about held photos carries (the server takes up to 1,000). */
+const HASHES_PER_QUESTION = 500;
+
+/** The SHA-256 of a photo, hex, as the server's content-addressed store names it. */
+export async function sha256Hex(blob: Blob): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', await blob.arrayBuffer());
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 /** Only a JSON answer echoing the record's id confirms it (a captive portal's HTML 200 does not). */
@@ -155,19 +169,59 @@ export class SyncEngine {
     return projetos;
   }
 
+  /**
+   * The photos of these records the server already holds, by SHA-256 (a sync cut after the server stored a
+   * record but before its answer came back). Asking is an optimisation: when it fails, every photo is sent.
+   */
+  private async heldPhotos(records: readonly LocalColeta[]): Promise<Map<Blob, string>> {
+    const { transport } = this.options;
+    const held = new Map<Blob, string>();
+    const ask = transport.fotosNoServidor?.bind(transport);
+    if (!ask) return held;
+    const hashes = new Map<Blob, string>();
+    for (const record of records) {
+      for (const blob of record.fotos) if (blob) hashes.set(blob, await sha256Hex(blob));
+    }
+    const all = [...new Set(hashes.values())];
+    const known = new Set<string>();
+    for (let start = 0; start < all.length; start += HASHES_PER_QUESTION) {
+      const chunk = all.slice(start, start + HASHES_PER_QUESTION);
+      try {
+        for (const hash of await this.call(() => ask(chunk))) known.add(hash);
+      } catch (error) {
+        if (error instanceof SessionExpiredError) throw error;
+        break; // an older server, or the network: send the bytes
+      }
+    }
+    for (const [blob, hash] of hashes) if (known.has(hash)) held.set(blob, hash);
+    return held;
+  }
+
   private async uploadPending(flow: FlowDefinition): Promise<number> {
     const { records, transport } = this.options;
     const pending = (await records.pending(flow)).sort((a, b) => a.dataHora - b.dataHora);
+    const held = await this.heldPhotos(pending);
+    const send = (record: LocalColeta, fotos: UploadFoto[]) =>
+      this.call(() => transport.upload(flow, uploadFields(record), fotos)).catch((error: unknown) => {
+        if (error instanceof TransportError && error.status !== 401) {
+          throw new TransportError(error.status, `${flow.uploadErrorPrefix}: ${error.message}`);
+        }
+        throw error;
+      });
     for (const record of pending) {
-      const fotos = record.fotos.flatMap((blob, slot) => (blob ? [{ slot, blob }] : []));
-      const answer = await this.call(() => transport.upload(flow, uploadFields(record), fotos)).catch(
-        (error: unknown) => {
-          if (error instanceof TransportError && error.status !== 401) {
-            throw new TransportError(error.status, `${flow.uploadErrorPrefix}: ${error.message}`);
-          }
-          throw error;
-        },
-      );
+      const withBytes = record.fotos.flatMap((blob, slot) => (blob ? [{ slot, blob }] : []));
+      const fotos = withBytes.map((foto): UploadFoto => {
+        const hash = held.get(foto.blob);
+        return hash ? { slot: foto.slot, hash } : foto;
+      });
+      const named = fotos.some((foto) => 'hash' in foto);
+      const answer = await send(record, fotos).catch((error: unknown) => {
+        // The server refused a photo it was said to hold (gone since it was asked): send the bytes instead.
+        if (named && error instanceof TransportError && error.status >= 400 && error.status < 500) {
+          return send(record, withBytes);
+        }
+        throw error;
+      });
       if (!confirmsUpload(answer, record.id)) {
         throw new Error(
           `${flow.uploadErrorPrefix}: o servidor não confirmou o envio (resposta inesperada). Os dados continuam no aparelho.`,

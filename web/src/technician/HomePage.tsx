@@ -7,12 +7,16 @@ import { useSession } from '../app/services';
 import { useLogout } from '../app/use-logout';
 import { useDeviceInfo } from './use-device-info';
 import { useFieldWork } from './use-field-work';
+import { OfflineReadiness } from './OfflineReadiness';
+import { StoragePanel } from './StoragePanel';
+import { useOfflineStatus } from './use-offline-status';
 
 export function HomePage() {
   const session = useSession();
   const logOff = useLogout('/');
   const device = useDeviceInfo();
-  const { busy, status, error, pending, compress, sync } = useFieldWork();
+  const { busy, status, error, pending, version, compress, sync } = useFieldWork();
+  const offline = useOfflineStatus(version);
   const spinner = (kind: 'compress' | 'sync') =>
     busy === kind ? <CircularProgress size={20} color="inherit" aria-hidden /> : undefined;
 
@@ -21,6 +25,8 @@ export function HomePage() {
       <Typography component="h1" variant="h5">
         Olá, {session?.nome ?? ''}
       </Typography>
+
+      <OfflineReadiness readiness={offline.readiness} />
 
       {pending.length > 0 && (
         <Stack spacing={1} data-testid="pendentes">
@@ -76,6 +82,8 @@ export function HomePage() {
         </Button>
       </Stack>
 
+      <StoragePanel status={offline} />
+
       <Card variant="outlined">
         <CardContent>
           <Stack spacing={0.5}>
@@ -86,9 +94,6 @@ export function HomePage() {
               {device.databaseError !== null
                 ? `Banco de dados local: erro ao abrir (${device.databaseError})`
                 : `Banco de dados local: versão ${device.databaseVersion ?? '…'}`}
-            </Typography>
-            <Typography variant="body2" data-testid="storage-usage">
-              Armazenamento: {device.storage ?? 'indisponível'}
             </Typography>
           </Stack>
         </CardContent>

@@ -1,18 +1,16 @@
 import { useEffect, useState } from 'react';
 import { useServices } from '../app/services';
-import { formatStorageUsage, readStorageUsage } from '../offline/storage';
 
 export interface DeviceInfo {
   /** Native IndexedDB version of the local database, once opened. */
   databaseVersion: number | null;
   databaseError: string | null;
-  /** 'x GB de y GB (z%)', or null while unknown or unsupported. */
-  storage: string | null;
 }
 
+/** The local database's version for the home; storage usage is the storage panel's (use-offline-status.ts). */
 export function useDeviceInfo(): DeviceInfo {
   const { localStore } = useServices();
-  const [info, setInfo] = useState<DeviceInfo>({ databaseVersion: null, databaseError: null, storage: null });
+  const [info, setInfo] = useState<DeviceInfo>({ databaseVersion: null, databaseError: null });
 
   useEffect(() => {
     let active = true;
@@ -24,11 +22,6 @@ export function useDeviceInfo(): DeviceInfo {
           ...prev,
           databaseError: error instanceof Error ? error.message : String(error),
         })),
-    );
-    readStorageUsage().then(
-      (usage) =>
-        active && usage !== null && setInfo((prev) => ({ ...prev, storage: formatStorageUsage(usage) })),
-      () => undefined,
     );
     return () => {
       active = false;

@@ -5,7 +5,8 @@ import { useNavigate } from 'react-router';
 import { FLOWS } from '@novus/domain/flows/registry';
 import { useServices } from '../app/services';
 import { browserCompressor, COMPRESS_TEXTS, compressAll, progressText } from '../offline/compress';
-import { SessionExpiredError, SyncEngine } from '../offline/sync';
+import { READINESS_TEXTS, supportsOfflineApp, waitForAppShell } from '../offline/readiness';
+import { SessionExpiredError, SYNC_TEXTS, SyncEngine } from '../offline/sync';
 
 export const FIELD_TEXTS = {
   refuse: 'Nao e possivel sincronizar. Favor compactar imagens.',
@@ -80,10 +81,17 @@ export function useFieldWork() {
         transport,
         flows: FLOWS,
         tecnico: session.get()?.nome ?? '',
-        onStatus: setStatus,
+        // 'Sincronizacao concluida' waits until the app itself opens offline (below).
+        onStatus: (text) => setStatus(text === SYNC_TEXTS.done ? READINESS_TEXTS.waitingApp : text),
       });
       const result = await engine.run();
-      setError(!result.ok);
+      if (result.ok) {
+        const appReady = !supportsOfflineApp() || (await waitForAppShell());
+        setStatus(appReady ? SYNC_TEXTS.done : READINESS_TEXTS.appNotSaved);
+        setError(!appReady);
+      } else {
+        setError(true);
+      }
     } catch (cause) {
       if (cause instanceof SessionExpiredError) {
         window.alert(cause.message);
@@ -101,5 +109,5 @@ export function useFieldWork() {
     }
   }, [records, localStore, transport, session, work, navigate]);
 
-  return { busy, status, error, pending, compress, sync };
+  return { busy, status, error, pending, version, compress, sync };
 }

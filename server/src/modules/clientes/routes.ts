@@ -6,6 +6,7 @@ import { type Access, ensure, policies } from '../../auth/access.ts';
 import type { Database } from '../../db/database.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, notFound, parseId, parseInput } from '../../errors.ts';
+import { clienteValores, recordAuditoria } from '../auditoria/queries.ts';
 import {
   clienteUsage,
   deleteCliente,
@@ -46,7 +47,22 @@ export async function clienteRoutes(app: FastifyInstance, { db, access }: { db: 
 
   app.post('/api/cliente', admin, async (request, reply) => {
     const { nome } = parseInput(clienteInputSchema, request.body);
-    const cliente = await insertCliente(db, nome).catch(rethrowDuplicate);
+    const usuario = access.actor(request).id;
+    const cliente = await db
+      .transaction(async (tx) => {
+        const created = await insertCliente(tx, nome);
+        const depois = await clienteValores(tx, created._id);
+        await recordAuditoria(tx, {
+          usuario,
+          entidade: 'cliente',
+          entidadeId: created._id,
+          acao: 'criar',
+          antes: null,
+          depois,
+        });
+        return created;
+      })
+      .catch(rethrowDuplicate);
     return reply.status(201).send(cliente);
   });
 
@@ -56,18 +72,43 @@ export async function clienteRoutes(app: FastifyInstance, { db, access }: { db: 
     if (input.id !== undefined && input.id.toLowerCase() !== id) {
       throw badRequest('O identificador enviado não corresponde ao do endereço.');
     }
-    const cliente = await updateCliente(db, id, input.nome).catch(rethrowDuplicate);
-    if (!cliente) throw notFound(NOT_FOUND);
-    return cliente;
+    const usuario = access.actor(request).id;
+    return db
+      .transaction(async (tx) => {
+        const antes = await clienteValores(tx, id);
+        const cliente = await updateCliente(tx, id, input.nome);
+        if (!cliente) throw notFound(NOT_FOUND);
+        const depois = await clienteValores(tx, id);
+        await recordAuditoria(tx, {
+          usuario,
+          entidade: 'cliente',
+          entidadeId: id,
+          acao: 'alterar',
+          antes,
+          depois,
+        });
+        return cliente;
+      })
+      .catch(rethrowDuplicate);
   });
 
   app.delete<{ Params: { id: string } }>('/api/cliente/:id', admin, async (request) => {
     const id = parseId(request.params.id, 'Identificador de cliente');
     return db
       .transaction(async (tx) => {
+        const antes = await clienteValores(tx, id);
         const usage = await clienteUsage(tx, id);
         if (usage.projetos > 0 || usage.usuarios > 0) throw conflict(IN_USE);
         if (!(await deleteCliente(tx, id))) throw notFound(NOT_FOUND);
+        const usuario = access.actor(request).id;
+        await recordAuditoria(tx, {
+          usuario,
+          entidade: 'cliente',
+          entidadeId: id,
+          acao: 'excluir',
+          antes,
+          depois: null,
+        });
         return { _id: id };
       })
       .catch((error: unknown) => {

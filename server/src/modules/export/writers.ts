@@ -159,7 +159,7 @@ async function* placemarks(db: Database, query: Query): AsyncGenerator<string | 
 export interface ZipEntry {
   name: string;
   /** Opened when the zip reaches the entry, so only one source is read at a time. */
-  open: () => Readable | undefined;
+  open: () => Readable | undefined | Promise<Readable | undefined>;
   /** Stored as they are (photos are already compressed). */
   store?: boolean;
 }
@@ -173,7 +173,7 @@ export function zipStream(entries: AsyncIterable<ZipEntry>): Readable {
   void (async () => {
     try {
       for await (const entry of entries) {
-        const source = entry.open();
+        const source = await entry.open();
         if (!source) continue;
         const added = new Promise<'added'>((resolve, reject) => {
           archive.once('entry', () => resolve('added'));

@@ -87,8 +87,11 @@ export async function mapaRoutes(
   });
 
   const streams = new Set<ServerResponse>();
-  app.addHook('onClose', async () => {
+  // Before the server stops: it waits for every open connection, and an event stream never ends by itself.
+  app.addHook('preClose', async () => {
     for (const stream of streams) stream.end();
+  });
+  app.addHook('onClose', async () => {
     await live.close();
   });
 
@@ -97,7 +100,6 @@ export async function mapaRoutes(
       request,
       parseId(request.params.id, 'Identificador de projeto'),
     );
-    reply.hijack();
     const res = reply.raw;
     let stop: (() => void) | null = null;
     let ping: NodeJS.Timeout | null = null;
@@ -121,6 +123,8 @@ export async function mapaRoutes(
       };
       res.write(`event: ponto\ndata: ${JSON.stringify(evento)}\n\n`);
     });
+    // Only now: a LISTEN that failed (the database is away) is answered by the error handler, a 503.
+    reply.hijack();
     if (res.destroyed) {
       unsubscribe();
       return;

@@ -4,6 +4,7 @@ import type { PreloadedPonto } from '@novus/domain/flows/flow';
 import { type PreloadedFlow, type PreloadedFluxo, PRELOADED_FLOWS } from '@novus/domain/flows/registry';
 import { type ParsedZona, parseKmlZones, toZona } from '@novus/domain/geo/kml';
 import { FileParseError } from '@novus/domain/geo/parse-error';
+import { checkReadableText } from '@novus/domain/geo/text-file';
 import { type ProjetoFields, projetoFieldsSchema, zonaJsonSchema } from '@novus/domain/projeto';
 import { z } from '@novus/domain/zod';
 import { badRequest, parseInput } from '../../errors.ts';
@@ -21,8 +22,9 @@ export interface ProjetoInput extends ProjetoFields {
 }
 
 export async function readProjetoInput(body: unknown): Promise<ProjetoInput> {
-  const fields = parseInput(projetoFieldsSchema, body);
   const form = isRecord(body) ? body : {};
+  checkFiles(form);
+  const fields = parseInput(projetoFieldsSchema, body);
   const pontos: ProjetoInput['pontos'] = {};
   for (const flow of PRELOADED_FLOWS) {
     // Unticking a flow clears the points it had not collected yet (SPEC.md section 4).
@@ -30,6 +32,21 @@ export async function readProjetoInput(body: unknown): Promise<ProjetoInput> {
     else pontos[flow.key] = await readPontos(flow, form, fields);
   }
   return { ...fields, zonas: readZonas(form), pontos };
+}
+
+/**
+ * A binary or wrongly decoded file is named before the request's other checks (which would only say the
+ * request holds invalid characters).
+ */
+function checkFiles(form: Record<string, unknown>): void {
+  const files = [
+    { field: 'kml', label: 'Zoneamento' },
+    ...PRELOADED_FLOWS.map(({ preload }) => ({ field: preload.fileField, label: preload.fileLabel })),
+  ];
+  for (const { field, label } of files) {
+    const text = form[field];
+    if (typeof text === 'string') fileErrors(label, () => checkReadableText(text));
+  }
 }
 
 function readZonas(form: Record<string, unknown>): ZonaInput[] | undefined {

@@ -5,6 +5,8 @@ import { type Access, ensure, policies, projetoScope } from '../../auth/access.t
 import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, notFound, parseId } from '../../errors.ts';
+import { startProjetoAudit } from '../auditoria/projeto-audit.ts';
+import { projetoValores, recordAuditoria } from '../auditoria/queries.ts';
 import { getCliente } from '../clientes/queries.ts';
 import { type ProjetoInput, readProjetoInput } from './input.ts';
 import {
@@ -90,10 +92,11 @@ export async function projetoRoutes(app: FastifyInstance, { db, access }: { db: 
     };
   }
 
-  async function save(input: ProjetoInput, id: string | undefined): Promise<string> {
+  async function save(input: ProjetoInput, id: string | undefined, usuario: string): Promise<string> {
     if (!(await getCliente(db, input.cliente))) throw badRequest('Cliente não encontrado.');
     try {
       return await db.transaction(async (tx) => {
+        const audit = await startProjetoAudit(tx, usuario, id);
         const projetoId = id ?? (await insertProjeto(tx, input));
         if (id && !(await updateProjeto(tx, id, input))) throw notFound(NOT_FOUND);
         if (input.zonas) {
@@ -109,6 +112,10 @@ export async function projetoRoutes(app: FastifyInstance, { db, access }: { db: 
           const pontos = input.pontos[flow.key];
           if (pontos) await replacePreloadedPontos(tx, projetoId, flow, pontos);
         }
+        await audit.finish(projetoId, {
+          zonas: input.zonas !== undefined,
+          fluxos: PRELOADED_FLOWS.filter((flow) => input.pontos[flow.key]).map((flow) => flow.key),
+        });
         return projetoId;
       });
     } catch (error) {
@@ -182,7 +189,7 @@ export async function projetoRoutes(app: FastifyInstance, { db, access }: { db: 
     '/api/projeto',
     { preHandler: access.allow('administrador'), bodyLimit: FORM_LIMIT },
     async (request, reply) => {
-      const id = await save(await readProjetoInput(request.body), undefined);
+      const id = await save(await readProjetoInput(request.body), undefined, access.actor(request).id);
       const row = await getProjeto(db, id);
       if (!row) throw notFound(NOT_FOUND);
       return reply.status(201).send(await projetoDetail(row));
@@ -194,7 +201,7 @@ export async function projetoRoutes(app: FastifyInstance, { db, access }: { db: 
     { preHandler: access.allow('administrador'), bodyLimit: FORM_LIMIT },
     async (request) => {
       const id = parseId(request.params.id, 'Identificador de projeto');
-      await save(await readProjetoInput(request.body), id);
+      await save(await readProjetoInput(request.body), id, access.actor(request).id);
       const row = await getProjeto(db, id);
       if (!row) throw notFound(NOT_FOUND);
       return projetoDetail(row);
@@ -215,7 +222,16 @@ export async function projetoRoutes(app: FastifyInstance, { db, access }: { db: 
         if ((collected[0]?.n ?? 0) > 0) {
           throw conflict('O projeto tem registros coletados em campo e não pode ser excluído.');
         }
+        const antes = await projetoValores(tx, id);
         if (!(await deleteProjeto(tx, id))) throw notFound(NOT_FOUND);
+        await recordAuditoria(tx, {
+          usuario: access.actor(request).id,
+          entidade: 'projeto',
+          entidadeId: id,
+          acao: 'excluir',
+          antes,
+          depois: null,
+        });
         return { _id: id };
       });
     },

@@ -1,6 +1,7 @@
 // The routes of every flow in the registry (DESIGN.md 'The flow registry' and 'Sync protocol'): POST /api/{flow}
 // (multipart, photos under 'fotos'), GET /api/{flow}/getByZona?id= when the flow has it, the back office's list by
-// project when the flow declares one, GET /api/{flow}/{id}/fotos, and the photo bytes at /api/fotos/{registro}/{slot}.
+// project when the flow declares one, GET /api/{flow}/{id}/fotos, and the photo bytes at /api/fotos/{registro}/{slot};
+// POST /api/fotos/existem answers a syncing device which of its photos the server already holds.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ByProjectPath, FlowDefinition } from '@novus/domain/flows/flow';
 import { deviceDownload, uploadEnvelopeSchema } from '@novus/domain/flows/flow';
@@ -26,7 +27,7 @@ import {
   listRegistrosByZona,
   type RegistroRow,
 } from './queries.ts';
-import { PhotoSweeper, readUpload } from './upload.ts';
+import { heldPhotos, PhotoSweeper, readUpload, SHA256_HEX } from './upload.ts';
 
 const nomeProjetoSchema = z
   .string({ error: 'Informe o nome do projeto.' })
@@ -43,6 +44,17 @@ const byPeriodoSchema = z
     message: 'A data inicial deve ser anterior ou igual à data final.',
     path: ['dataInicio'],
   });
+
+/** A device's question before it sends photos: which of these SHA-256s does the server hold? */
+const MAX_HASHES = 1000;
+const existemSchema = z.object(
+  {
+    hashes: z
+      .array(z.string().regex(SHA256_HEX, 'Hash de foto inválido.'), { error: 'Envie a lista hashes.' })
+      .max(MAX_HASHES, `Pergunte por no máximo ${MAX_HASHES} fotos de cada vez.`),
+  },
+  { error: 'Envie a lista hashes.' },
+);
 
 function fotoUrls(row: RegistroRow): string[] {
   return row.fotos.map((slot) => `/api/fotos/${row.id}/${slot}`);
@@ -173,6 +185,7 @@ export async function registroRoutes(
             return envelope;
           },
           stored: photos.stored,
+          held: (hashes) => heldPhotos(db, blobs, hashes),
         });
         const { fields, admitted: envelope, fotos } = upload;
         const dados = {
@@ -272,6 +285,13 @@ export async function registroRoutes(
     });
   }
 
+  // Resumable sync (DESIGN.md 'Sync protocol'): the photos among these the server already holds, which the device
+  // then names by hash in its upload (field fotosNoServidor) instead of sending their bytes again.
+  app.post('/api/fotos/existem', uploaders, async (request) => {
+    const { hashes } = parseInput(existemSchema, request.body);
+    return { existem: [...(await heldPhotos(db, blobs, hashes)).keys()] };
+  });
+
   // One record of any flow by its id (the supervisor map's popup).
   app.get<{ Params: { id: string } }>('/api/registro/:id', readers, async (request) => {
     const row = await readable(request, parseId(request.params.id, 'Identificador do registro'));
@@ -287,7 +307,7 @@ export async function registroRoutes(
       const slot = Number(request.params.slot);
       if (!Number.isInteger(slot) || !row.fotos.includes(slot)) throw notFound('Foto não encontrada.');
       const foto = await getFoto(db, row.id, slot);
-      const stream = foto ? blobs.open(foto.hash) : undefined;
+      const stream = foto ? await blobs.open(foto.hash) : undefined;
       if (!foto || !stream) throw notFound('Foto não encontrada.');
       return reply
         .header('Content-Type', foto.media_type)

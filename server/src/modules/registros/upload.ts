@@ -2,12 +2,34 @@
 // caller was admitted to the project; and removing the stored photos that no record ended up referring to.
 import type { FastifyRequest } from 'fastify';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
+import { z } from '@novus/domain/zod';
 import type { Queryable } from '../../db/database.ts';
-import { badRequest, tooLarge, unsupportedMedia } from '../../errors.ts';
+import { badRequest, conflict, parseInput, tooLarge, unsupportedMedia } from '../../errors.ts';
 import { type BlobStore, NotAnImageError } from '../../storage/blob-store.ts';
 import { type NewFoto, referencedHashes } from './queries.ts';
 
 const MAX_PHOTO_BYTES = 15 * 1024 * 1024;
+const MAX_FIELD_BYTES = 64 * 1024;
+
+/**
+ * The multipart field naming photos the server already holds (resumable sync): a JSON list of `{slot, hash}`,
+ * sent instead of those photos' bytes by a device that asked `POST /api/fotos/existem` first. Old clients
+ * never send it and keep sending every photo.
+ */
+export const FOTOS_NO_SERVIDOR = 'fotosNoServidor';
+
+export const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+const heldListSchema = z.array(
+  z.object({
+    slot: z.number({ error: 'Posição de foto inválida.' }).int('Posição de foto inválida.').min(0),
+    hash: z.string().regex(SHA256_HEX, 'Hash de foto inválido.'),
+  }),
+  { error: 'Lista de fotos já enviadas inválida.' },
+);
+
+export const FOTO_NAO_ENCONTRADA =
+  'Uma foto indicada como já enviada não está no servidor: envie a foto de novo.';
 
 export interface Upload<Admitted> {
   fields: Record<string, string>;
@@ -21,6 +43,41 @@ export interface UploadHandlers<Admitted> {
   admit(fields: Record<string, string>): Promise<Admitted>;
   /** Called with each photo stored, before it is referenced by any row. */
   stored(hash: string): void;
+  /** Of these SHA-256s, the photos the server holds (heldPhotos), with their size and media type. */
+  held(hashes: string[]): Promise<Map<string, HeldPhoto>>;
+}
+
+export interface HeldPhoto {
+  size: number;
+  mediaType: string;
+}
+
+/** The photos a record already stored refers to and whose bytes are in the store: a later upload may name them. */
+export async function heldPhotos(
+  db: Queryable,
+  blobs: BlobStore,
+  hashes: readonly string[],
+): Promise<Map<string, HeldPhoto>> {
+  const wanted = [...new Set(hashes)].filter((hash) => SHA256_HEX.test(hash));
+  if (wanted.length === 0) return new Map();
+  const rows = await db.query<{ hash: string; size: number | string; media_type: string }>(
+    'SELECT DISTINCT ON (hash) hash, size, media_type FROM fotos WHERE hash = ANY($1::text[])',
+    [wanted],
+  );
+  const held = new Map<string, HeldPhoto>();
+  for (const row of rows) {
+    const stream = await blobs.open(row.hash);
+    if (!stream) continue;
+    stream.destroy();
+    held.set(row.hash, { size: Number(row.size), mediaType: row.media_type });
+  }
+  return held;
+}
+
+/** A photo's name is only a slot number ('2.jpg'): one with a path, a control character or 255+ characters is a trick. */
+function plainFileName(filename: string | undefined): boolean {
+  const name = filename ?? '';
+  return name.length <= 255 && name !== '.' && name !== '..' && !/[/\\\p{Cc}]/u.test(name);
 }
 
 /** The slot a photo goes to: its file name when that is a slot number ('0', '2.jpg'), else the next free one. */
@@ -47,10 +104,16 @@ export async function readUpload<Admitted>(
   const used = new Set<number>();
   let admission: { admitted: Admitted } | undefined;
   const parts = request.parts({
-    limits: { fileSize: MAX_PHOTO_BYTES, files: flow.photoSlots, fields: 100, fieldSize: 64 * 1024 },
+    // File names as sent: a path in one is refused, not quietly cut to its last segment.
+    preservePath: true,
+    limits: { fileSize: MAX_PHOTO_BYTES, files: flow.photoSlots, fields: 100, fieldSize: MAX_FIELD_BYTES },
   });
   for await (const part of parts) {
     if (part.type === 'field') {
+      // A value past fieldSize arrives cut: never store part of what the technician typed.
+      if (part.valueTruncated) {
+        throw tooLarge(`Um campo do registro excede o tamanho máximo de ${MAX_FIELD_BYTES / 1024} KB.`);
+      }
       if (typeof part.value === 'string') fields[part.fieldname] = part.value;
       continue;
     }
@@ -69,6 +132,10 @@ export async function readUpload<Admitted>(
       });
       admission = { admitted };
     }
+    if (!plainFileName(part.filename)) {
+      part.file.resume();
+      throw badRequest('Nome de arquivo de foto inválido.');
+    }
     const slot = slotOf(part.filename, used, flow.photoSlots);
     // Photo bytes are stored before the record's transaction commits: content-addressed, so a replay lands
     // on the same file; a request that fails removes what it stored and nobody refers to (PhotoSweeper).
@@ -84,7 +151,39 @@ export async function readUpload<Admitted>(
     fotos.push({ slot, hash: blob.hash, size: blob.size, mediaType: blob.mediaType });
   }
   admission ??= { admitted: await handlers.admit(fields) };
+  const named = fields[FOTOS_NO_SERVIDOR];
+  delete fields[FOTOS_NO_SERVIDOR];
+  if (named !== undefined) await addHeld(named, flow, used, fotos, handlers);
   return { fields, admitted: admission.admitted, fotos };
+}
+
+/** The photos the device named by hash instead of sending them: each must be held, in a free slot of the flow. */
+async function addHeld<Admitted>(
+  named: string,
+  flow: FlowDefinition,
+  used: Set<number>,
+  fotos: NewFoto[],
+  handlers: UploadHandlers<Admitted>,
+): Promise<void> {
+  let json: unknown;
+  try {
+    json = JSON.parse(named);
+  } catch {
+    throw badRequest('Lista de fotos já enviadas inválida.');
+  }
+  const list = parseInput(heldListSchema, json);
+  if (used.size + list.length > flow.photoSlots) throw badRequest('Fotos demais para este registro.');
+  // Counted as this request's while it runs, so a sweep elsewhere cannot remove them before the commit.
+  for (const { hash } of list) handlers.stored(hash);
+  const held = await handlers.held(list.map(({ hash }) => hash));
+  for (const { slot, hash } of list) {
+    if (slot >= flow.photoSlots || used.has(slot))
+      throw badRequest('Posição de foto inválida para este fluxo.');
+    const photo = held.get(hash);
+    if (!photo) throw conflict(FOTO_NAO_ENCONTRADA);
+    used.add(slot);
+    fotos.push({ slot, hash, size: photo.size, mediaType: photo.mediaType });
+  }
 }
 
 /**

@@ -6,6 +6,7 @@ import { hashPassword } from '../../auth/passwords.ts';
 import type { Database, Queryable } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, notFound, parseId, parseInput } from '../../errors.ts';
+import { recordAuditoria, usuarioValores } from '../auditoria/queries.ts';
 import { getCliente } from '../clientes/queries.ts';
 import {
   countAdmins,
@@ -70,6 +71,14 @@ export async function usuarioRoutes(app: FastifyInstance, { db, access }: { db: 
       const id = await db.transaction(async (tx) => {
         const row = await insertUser(tx, { ...input, passwordHash });
         await setUserZonas(tx, row.id, zonas);
+        await recordAuditoria(tx, {
+          usuario: access.actor(request).id,
+          entidade: 'usuario',
+          entidadeId: row.id,
+          acao: 'criar',
+          antes: null,
+          depois: await usuarioValores(tx, row.id),
+        });
         return row.id;
       });
       const row = await getUser(db, id);
@@ -90,12 +99,23 @@ export async function usuarioRoutes(app: FastifyInstance, { db, access }: { db: 
     const zonas = await checkedZonas(db, input);
     const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
     await db.transaction(async (tx) => {
+      const antes = await usuarioValores(tx, id);
       const current = await getUser(tx, id);
       if (!current) throw notFound(NOT_FOUND);
       const losesAdmin = current.roles.includes('administrador') && !input.roles.includes('administrador');
       if (losesAdmin && (await countAdmins(tx)) <= 1) throw conflict(LAST_ADMIN);
       await updateUser(tx, id, { ...input, passwordHash });
       await setUserZonas(tx, id, zonas);
+      const depois = await usuarioValores(tx, id);
+      await recordAuditoria(tx, {
+        usuario: access.actor(request).id,
+        entidade: 'usuario',
+        entidadeId: id,
+        acao: 'alterar',
+        antes,
+        // the new password itself never reaches the log, only that it changed
+        depois: depois && passwordHash !== undefined ? { ...depois, senhaAlterada: true } : depois,
+      });
     });
     const row = await getUser(db, id);
     if (!row) throw notFound(NOT_FOUND);
@@ -106,10 +126,19 @@ export async function usuarioRoutes(app: FastifyInstance, { db, access }: { db: 
     const id = parseId(request.params.id, 'Identificador de usuário');
     if (id === access.actor(request).id) throw conflict('Você não pode excluir o seu próprio usuário.');
     return db.transaction(async (tx) => {
+      const antes = await usuarioValores(tx, id);
       const current = await getUser(tx, id);
       if (!current) throw notFound(NOT_FOUND);
       if (current.roles.includes('administrador') && (await countAdmins(tx)) <= 1) throw conflict(LAST_ADMIN);
       await deleteUser(tx, id);
+      await recordAuditoria(tx, {
+        usuario: access.actor(request).id,
+        entidade: 'usuario',
+        entidadeId: id,
+        acao: 'excluir',
+        antes,
+        depois: null,
+      });
       return { _id: id };
     });
   });

@@ -19,6 +19,7 @@ import {
 import { FLUXOS } from '@novus/domain/flows/keys';
 import { FLUXO_FORM_LABELS, PRELOADED_FLOWS, type PreloadedFluxo } from '@novus/domain/flows/registry';
 import { FISCALIZACAO_COLUMNS, LPT_AGILTEC_COLUMNS } from '@novus/domain/geo/point-files';
+import { decodeTextFile } from '@novus/domain/geo/text-file';
 import { FISCALIZACAO_DEFAULT_FUSO, FUSOS } from '@novus/domain/geo/utm';
 import { getTileConfig } from '../../api/tiles-config';
 import { createProjeto, getProjeto, updateProjeto } from '../../api/projeto';
@@ -85,7 +86,9 @@ export function ProjetoForm() {
       dispatch({ type: 'fileRefused', slot, message: tooLarge });
       return;
     }
-    dispatch(await readFile(slot, file.name, await file.text(), state.fuso));
+    // Latin-1 files from Brazilian spreadsheets are read right, not as mojibake (file.text() assumes UTF-8).
+    const text = decodeTextFile(new Uint8Array(await file.arrayBuffer()));
+    dispatch(await readFile(slot, file.name, text, state.fuso));
   };
 
   const changeFuso = async (fuso: string) => {

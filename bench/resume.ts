@@ -1,0 +1,267 @@
+// Resumable sync (issue 12): the bytes a device sends for a sync of 200 units with 600 photos, cut at 50 % and
+// resumed, against one clean sync. The device is the app's real sync engine (web/src/offline/sync.ts, Dexie in
+// fake-indexeddb, HttpSyncTransport); between it and the real server (buildApp, PGlite, real HTTP) a TCP proxy
+// counts every byte the device sends (request lines, headers, multipart framing, photos) and makes the cut.
+import 'fake-indexeddb/auto';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { FLOWS } from '@novus/domain/flows/registry';
+import { unidadeFlow } from '@novus/domain/flows/unidade';
+import { buildApp } from '../server/src/app.ts';
+import { LoginLimiter } from '../server/src/auth/login-limiter.ts';
+import { hashPassword } from '../server/src/auth/passwords.ts';
+import { TokenService } from '../server/src/auth/tokens.ts';
+import { openPglite } from '../server/src/db/database.ts';
+import { migrate } from '../server/src/db/migrate.ts';
+import { insertUser } from '../server/src/modules/usuarios/queries.ts';
+import { LocalBlobStore } from '../server/src/storage/blob-store.ts';
+import { fakeJpeg } from '../server/test/support/multipart.ts';
+import { HttpSyncTransport } from '../web/src/api/sync-transport.ts';
+import { NovusDatabase } from '../web/src/offline/db.ts';
+import { RecordStore } from '../web/src/offline/records.ts';
+import { SyncEngine, type SyncTransport } from '../web/src/offline/sync.ts';
+
+const RECORDS = Number(process.env.RESUME_RECORDS ?? 200);
+const PHOTOS_PER_RECORD = 3;
+/** A compressed field photo (quality 0.7, max 1920 px) is 150–400 KB. */
+const PHOTO_BYTES = Number(process.env.RESUME_PHOTO_KB ?? 200) * 1024;
+
+type Cut = 'request' | 'response';
+
+/** A TCP proxy counting the bytes the device sends; armed, it cuts the connection that crosses a byte count. */
+class CountingProxy {
+  sent = 0;
+  private cutAt = Infinity;
+  private cut: Cut = 'request';
+  private readonly server: net.Server;
+  /** Set once the armed cut happened. */
+  fired = false;
+
+  constructor(target: number) {
+    this.server = net.createServer((client) => {
+      const upstream = net.connect(target, '127.0.0.1');
+      let crossed = false;
+      client.on('data', (chunk: Buffer) => {
+        const before = this.sent;
+        this.sent += chunk.length;
+        if (!this.fired && before < this.cutAt && this.sent >= this.cutAt) {
+          if (this.cut === 'request') {
+            // The connection drops mid-body: what crossed the line never reaches the server.
+            this.sent = this.cutAt;
+            this.fired = true;
+            upstream.write(chunk.subarray(0, this.cutAt - before));
+            client.destroy();
+            upstream.destroy();
+            return;
+          }
+          crossed = true;
+        }
+        upstream.write(chunk);
+      });
+      upstream.on('data', (chunk: Buffer) => {
+        if (crossed && !this.fired) {
+          // The server answered the request that crossed the line; the answer is lost on the way back.
+          this.fired = true;
+          client.destroy();
+          upstream.destroy();
+          return;
+        }
+        client.write(chunk);
+      });
+      client.on('error', () => upstream.destroy());
+      upstream.on('error', () => client.destroy());
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+    });
+  }
+
+  async listen(): Promise<number> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return (this.server.address() as net.AddressInfo).port;
+  }
+
+  arm(at: number, cut: Cut) {
+    this.cutAt = at;
+    this.cut = cut;
+    this.fired = false;
+  }
+
+  disarm() {
+    this.cutAt = Infinity;
+  }
+
+  close() {
+    this.server.close();
+  }
+}
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'novus-bench-resume-'));
+const db = await openPglite({});
+await migrate(db);
+const login = `resume-${crypto.randomBytes(4).toString('hex')}`;
+await insertUser(db, {
+  login,
+  firstName: 'Bench',
+  lastName: '',
+  passwordHash: await hashPassword('bench-senha-1'),
+  roles: ['administrador'],
+  cliente: undefined,
+});
+const app = await buildApp({
+  db,
+  tokens: new TokenService('bench-secret-bench-secret-bench', 30),
+  limiter: new LoginLimiter(),
+  blobs: new LocalBlobStore(path.join(dir, 'fotos')),
+});
+await app.listen({ port: 0, host: '127.0.0.1' });
+const proxy = new CountingProxy((app.server.address() as net.AddressInfo).port);
+const base = `http://127.0.0.1:${await proxy.listen()}`;
+const loggedIn = await app.inject({
+  method: 'POST',
+  url: '/api/auth/login',
+  payload: { login, password: 'bench-senha-1' },
+});
+const cookie = `auth_token=${loggedIn.cookies.find((c) => c.name === 'auth_token')?.value ?? ''}`;
+const cliente = (
+  await app.inject({
+    method: 'POST',
+    url: '/api/cliente',
+    headers: { cookie },
+    payload: { nome: 'Retomada' },
+  })
+).json()._id as string;
+const kml = fs.readFileSync(new URL('../docs/samples/zoneamento-curitiba.kml', import.meta.url), 'utf8');
+
+/** A device with its own project and RECORDS units of three unique photos each, pending. */
+async function device(name: string, { oldClient = false } = {}) {
+  const projeto = (
+    await app.inject({
+      method: 'POST',
+      url: '/api/projeto',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ nome: name, cliente, fuso: '22', fluxos: 'hc', kml }).toString(),
+    })
+  ).json() as { _id: string; zonas: { _id: string }[] };
+  const fetchFn: typeof fetch = (input, init = {}) => {
+    const headers = new Headers(init.headers);
+    headers.set('cookie', cookie);
+    return fetch(new URL(String(input), base), { ...init, headers });
+  };
+  const http = new HttpSyncTransport(fetchFn);
+  // An app from before resumable sync: it never asks which photos the server holds.
+  const transport: SyncTransport = oldClient
+    ? {
+        getProjetos: () => http.getProjetos(),
+        upload: (flow, fields, fotos) => http.upload(flow, fields, fotos),
+        getByZona: (flow, zona) => http.getByZona(flow, zona),
+        getByProjeto: (flow, p) => http.getByProjeto(flow, p),
+        log: (message, extras) => http.log(message, extras),
+      }
+    : http;
+  const local = new NovusDatabase(`bench-resume-${name}`);
+  const records = new RecordStore(local);
+  // The administrador's getByUser lists every project: keep only this device's one.
+  const engine = new SyncEngine({
+    db: local,
+    records,
+    transport: onlyProjeto(transport, projeto._id),
+    flows: FLOWS,
+    tecnico: 'Bench',
+  });
+  for (let i = 0; i < RECORDS; i += 1) {
+    await records.add(unidadeFlow, {
+      projeto: projeto._id,
+      dataHora: Date.UTC(2026, 10, 24, 8) + i * 60_000,
+      coordenadas: { lat: -25.435, lng: -49.275 },
+      fotos: Array.from(
+        { length: PHOTOS_PER_RECORD },
+        () => new Blob([new Uint8Array(fakeJpeg(PHOTO_BYTES))], { type: 'image/jpeg' }),
+      ),
+      dados: {
+        tipoUnidade: 'SDU',
+        tipoEdificacao: 'Residencial',
+        tipoImovel: 'RESIDENCIAL',
+        numero: String(i),
+        quantidade: '1',
+      },
+    });
+  }
+  return { engine, records, projeto: projeto._id };
+}
+
+function onlyProjeto(transport: SyncTransport, id: string): SyncTransport {
+  return new Proxy(transport, {
+    get(target, key) {
+      if (key === 'getProjetos') return async () => (await target.getProjetos()).filter((p) => p.id === id);
+      const value = Reflect.get(target, key) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+async function stored(projeto: string) {
+  const rows = await db.query<{ registros: number; fotos: number }>(
+    `SELECT count(DISTINCT r.id)::int AS registros, count(f.hash)::int AS fotos
+     FROM registros r LEFT JOIN fotos f ON f.registro = r.id WHERE r.projeto = $1`,
+    [projeto],
+  );
+  return rows[0] ?? { registros: 0, fotos: 0 };
+}
+
+async function syncBytes(run: () => Promise<unknown>): Promise<number> {
+  const before = proxy.sent;
+  await run();
+  return proxy.sent - before;
+}
+
+const clean = await device('limpo');
+const cleanBytes = await syncBytes(async () => {
+  const result = await clean.engine.run();
+  if (!result.ok) throw new Error(`clean sync failed: ${result.error}`);
+});
+const payload = RECORDS * PHOTOS_PER_RECORD * PHOTO_BYTES;
+console.log(
+  `clean sync: ${RECORDS} records, ${RECORDS * PHOTOS_PER_RECORD} photos, ${(cleanBytes / 1e6).toFixed(2)} MB sent (photos ${(payload / 1e6).toFixed(2)} MB)`,
+);
+
+const rows: { scenario: string; sent: number; ratio: number; confirmedBeforeCut: number }[] = [];
+for (const [scenario, cut, oldClient] of [
+  ['cut mid-request at 50 %, resumed', 'request', false],
+  ['answer lost at 50 %, resumed', 'response', false],
+  ['answer lost at 50 %, resumed (app without resumable sync)', 'response', true],
+] as const) {
+  const d = await device(scenario.replace(/\W+/g, '-'), { oldClient });
+  proxy.arm(proxy.sent + Math.round(cleanBytes / 2), cut);
+  const first = await syncBytes(() => d.engine.run());
+  proxy.disarm();
+  if (!proxy.fired) throw new Error(`${scenario}: the cut did not happen`);
+  const confirmedBeforeCut = RECORDS - (await d.records.pending(unidadeFlow)).length;
+  const second = await syncBytes(async () => {
+    const result = await d.engine.run();
+    if (!result.ok) throw new Error(`${scenario}: resume failed: ${result.error}`);
+  });
+  const onServer = await stored(d.projeto);
+  if (onServer.registros !== RECORDS || onServer.fotos !== RECORDS * PHOTOS_PER_RECORD) {
+    throw new Error(`${scenario}: server holds ${onServer.registros} records, ${onServer.fotos} photos`);
+  }
+  rows.push({ scenario, sent: first + second, ratio: (first + second) / cleanBytes, confirmedBeforeCut });
+}
+console.table(
+  rows.map((row) => ({
+    scenario: row.scenario,
+    'MB sent': Number((row.sent / 1e6).toFixed(2)),
+    'x clean': Number(row.ratio.toFixed(3)),
+    'confirmed before the cut': row.confirmedBeforeCut,
+  })),
+);
+const worst = Math.max(...rows.filter((row) => !row.scenario.includes('without')).map((row) => row.ratio));
+console.log(`resumed / clean, worst of the cuts: ${worst.toFixed(3)}x (target <= 1.1x)`);
+
+proxy.close();
+await app.close();
+await db.close();
+fs.rmSync(dir, { recursive: true, force: true });
+if (worst > 1.1) process.exitCode = 1;

@@ -1,0 +1,131 @@
+// Helpers of the fault journeys (issue 12): units put on the device as a phone that collected them offline holds
+// them, what the device holds of them (ids and the SHA-256 of each photo), and what the server holds.
+import crypto from 'node:crypto';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { makeJpeg } from './collect-setup';
+
+/** A pending unit as the device holds it: its id, its number and the SHA-256 of each photo, slot by slot. */
+export interface DeviceUnidade {
+  id: string;
+  numero: string;
+  hashes: string[];
+}
+
+export function sha256(bytes: Buffer): string {
+  return crypto.createHash('sha256').update(bytes).digest('hex');
+}
+
+/**
+ * Units waiting on the phone, each with two real (already compressed) JPEGs, written straight into the device's
+ * database, as in technician-ready.spec.ts: many records without walking the wizard for each.
+ */
+export async function putPendingUnidades(page: Page, projetoId: string, numeros: string[]): Promise<void> {
+  const jpegs: string[][] = [];
+  for (const numero of numeros) {
+    jpegs.push(
+      await Promise.all(
+        ['a', 'b'].map(async (slot) =>
+          (await makeJpeg(page, `Nº ${numero} ${slot}`, 320, 240)).toString('base64'),
+        ),
+      ),
+    );
+  }
+  await page.evaluate(
+    async ({ projetoId, numeros, jpegs }) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const open = indexedDB.open('Novus');
+        open.onsuccess = () => resolve(open.result);
+        open.onerror = () => reject(open.error);
+      });
+      const foto = (base64: string) =>
+        new Blob([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], { type: 'image/jpeg' });
+      const tx = db.transaction('unidade', 'readwrite');
+      const store = tx.objectStore('unidade');
+      const now = Date.now();
+      numeros.forEach((numero, index) => {
+        store.put({
+          id: crypto.randomUUID(),
+          projeto: projetoId,
+          coordenadas: { lat: -25.435 + index * 0.0001, lng: -49.275 },
+          // collected after anything already on the device, in this order (the sync sends the oldest first)
+          dataHora: now + index,
+          imagensCompactadas: true,
+          fotos: (jpegs[index] ?? []).map(foto),
+          dados: {
+            tipoUnidade: 'SDU',
+            tipoEdificacao: 'Residencial',
+            tipoImovel: 'RESIDENCIAL',
+            numero,
+            quantidade: '1',
+          },
+        });
+      });
+      await new Promise<void>((resolve, reject) => {
+        tx.oncomplete = () => resolve();
+        tx.onerror = () => reject(tx.error);
+      });
+      db.close();
+    },
+    { projetoId, numeros, jpegs },
+  );
+}
+
+/** The device's pending units with these numbers, sorted by number, with the SHA-256 of each photo. */
+export async function deviceUnidades(page: Page, numeros: string[]): Promise<DeviceUnidade[]> {
+  return page.evaluate(async (numeros) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open('Novus');
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    const all = await new Promise<
+      { id: string; sincronizadoEm?: number; fotos: (Blob | null)[]; dados: { numero?: string } }[]
+    >((resolve, reject) => {
+      const request = db.transaction('unidade').objectStore('unidade').getAll();
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    db.close();
+    const hex = async (blob: Blob) =>
+      Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', await blob.arrayBuffer())), (byte) =>
+        byte.toString(16).padStart(2, '0'),
+      ).join('');
+    const found = [];
+    for (const record of all) {
+      const numero = record.dados.numero ?? '';
+      if (record.sincronizadoEm || !numeros.includes(numero)) continue;
+      const hashes = [];
+      for (const blob of record.fotos) if (blob) hashes.push(await hex(blob));
+      found.push({ id: record.id, numero, hashes });
+    }
+    return found.sort((a, b) => a.numero.localeCompare(b.numero));
+  }, numeros);
+}
+
+/**
+ * Each unit is on the server exactly once (counted by id) with its photos byte for byte: the SHA-256 of every
+ * photo the server serves equals the one the device held.
+ */
+export async function expectOnServerOnce(
+  admin: APIRequestContext,
+  projetoNome: string,
+  expected: readonly DeviceUnidade[],
+): Promise<void> {
+  const response = await admin.get(`/api/unidade/${encodeURIComponent(projetoNome)}`);
+  expect(response.ok()).toBe(true);
+  const stored = (await response.json()) as { _id: string; numero?: string; fotos: string[] }[];
+  for (const unidade of expected) {
+    const copies = stored.filter((record) => record._id === unidade.id);
+    expect(copies, `unit nº ${unidade.numero} on the server`).toHaveLength(1);
+    const hashes: string[] = [];
+    for (const url of copies[0]?.fotos ?? []) {
+      const foto = await admin.get(url);
+      expect(foto.ok(), url).toBe(true);
+      hashes.push(sha256(await foto.body()));
+    }
+    expect(hashes.sort(), `photos of unit nº ${unidade.numero}`).toEqual([...unidade.hashes].sort());
+  }
+  // nothing else with these numbers either (a duplicate under another id)
+  const numeros = new Set(expected.map((unidade) => unidade.numero));
+  expect(stored.filter((record) => numeros.has(record.numero ?? '')).length).toBe(expected.length);
+}

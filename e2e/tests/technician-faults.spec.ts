@@ -1,0 +1,248 @@
+// Nothing lost in the browser's own faults (issue 12): the tab closed in the middle of a sync, the app updated
+// (a new service worker) with records waiting on the phone, and the site's storage nearly full.
+import { expect, type Page, type Route, test } from '@playwright/test';
+import { expectAccessible } from '../support/axe';
+import { acceptDialogs, startOfflineDay, TechnicianHome, WizardPage } from '../support/collect-pages';
+import { type CollectWorld, setUpWorld, TECHNICIAN_PHONE, TECNICO_PASSWORD } from '../support/collect-setup';
+import { BASE_URL } from '../support/env';
+import { deviceUnidades, expectOnServerOnce, putPendingUnidades } from '../support/fault-helpers';
+import { screenshot } from '../support/screens';
+
+test.use(TECHNICIAN_PHONE);
+test.describe.configure({ mode: 'serial' });
+
+let world: CollectWorld;
+
+test.beforeAll(async () => {
+  world = await setUpWorld();
+});
+test.afterAll(async () => {
+  await world.admin.dispose();
+});
+
+/** One unit through the wizard (type, a point on the map, the form, photos), saved on the device. */
+async function collectUnidade(page: Page, numero: string, photos: number): Promise<WizardPage> {
+  const wizard = new WizardPage(page);
+  await page.goto(`/projeto/${world.projetoId}/addUnidades`);
+  await page.getByRole('button', { name: 'SDU (casa)' }).click();
+  await wizard.tapMap();
+  await wizard.gravarCoordenadas.click();
+  await expect(wizard.step('Passo 3 de 3: Dados da unidade')).toBeVisible();
+  await page.getByRole('textbox', { name: 'Número', exact: true }).fill(numero);
+  await wizard.addPhotos(photos, `Unidade ${numero}`);
+  await expectAccessible(page, 'unidade form');
+  await wizard.gravar.click();
+  return wizard;
+}
+
+/** The site's quota before the storage fills up (the phone's free space). */
+const ROOMY_QUOTA = 200 * 1024 * 1024;
+
+async function compress(home: TechnicianHome): Promise<void> {
+  await home.compactar.click();
+  await expect(home.status).toHaveText('Compactacao concluida com sucesso', { timeout: 60_000 });
+}
+
+test('the tab closed in the middle of a sync and opened again: each record once, photos byte for byte', async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(120_000);
+  acceptDialogs(page);
+  const home = await startOfflineDay(page, context, {
+    login: world.tecnico.login,
+    password: TECNICO_PASSWORD,
+  });
+
+  // Offline: one unit through the wizard, three more as the device holds them, all compressed.
+  const numeros = ['1001', '1002', '1003', '1004'];
+  await collectUnidade(page, '1001', 2);
+  await expect(page.getByText('Unidade gravada no aparelho.')).toBeVisible();
+  await page.goto('/');
+  await putPendingUnidades(page, world.projetoId, numeros.slice(1));
+  await page.reload();
+  await expect(home.pendentes('Unidades', 4)).toBeVisible();
+  await compress(home);
+  const held = await deviceUnidades(page, numeros);
+  expect(held.map((unidade) => [unidade.numero, unidade.hashes.length])).toEqual(numeros.map((n) => [n, 2]));
+  await expectAccessible(page, 'home com pendentes');
+
+  // Online, a slow link: the first record goes through, the second reaches the server but its answer is held,
+  // and the tab is closed right then; the other two were never sent.
+  await context.setOffline(false);
+  let posts = 0;
+  let secondStored!: () => void;
+  const secondStoredOnServer = new Promise<void>((resolve) => (secondStored = resolve));
+  await context.route('**/api/unidade', async (route: Route) => {
+    if (route.request().method() !== 'POST') return route.fallback();
+    posts += 1;
+    if (posts === 1) return route.fallback();
+    if (posts === 2) {
+      await route.fetch();
+      secondStored();
+    }
+    // held until the tab is gone
+    await new Promise((resolve) => setTimeout(resolve, 30_000));
+    await route.abort('timedout').catch(() => undefined);
+  });
+  await home.sync();
+  await secondStoredOnServer;
+  await page.close();
+  await context.unrouteAll({ behavior: 'ignoreErrors' });
+  expect(posts).toBe(2);
+
+  // The tab opened again: the first record is confirmed, the other three (one of them already on the server,
+  // unknown to the device) are still waiting.
+  const again = await context.newPage();
+  acceptDialogs(again);
+  const homeAgain = new TechnicianHome(again);
+  await again.goto('/');
+  await expect(homeAgain.pendentes('Unidades', 3)).toBeVisible();
+  expect((await deviceUnidades(again, numeros)).map((unidade) => unidade.numero)).toEqual(numeros.slice(1));
+  await expectAccessible(again, 'home reaberta');
+  await homeAgain.sync();
+  await homeAgain.expectSynced();
+  await expect(homeAgain.pendentes('Unidades', 0)).toBeVisible();
+  await expectOnServerOnce(world.admin, world.projetoNome, held);
+});
+
+test('the app updated with records waiting on the phone: all still there after the update, each synced once', async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(120_000);
+  acceptDialogs(page);
+  // The phone installs the previous build: the first registration's script is served one line longer than the
+  // server's. (The browser fetches a worker's script for an update check itself, out of reach of context.route,
+  // so the server's own sw.js is what the phone later finds as the new build.)
+  const original = await (await world.admin.get('/sw.js')).text();
+  let installed = 0;
+  await context.route('**/sw.js', async (route) => {
+    installed += 1;
+    await route.fulfill({
+      status: 200,
+      contentType: 'text/javascript; charset=utf-8',
+      headers: { 'Cache-Control': 'no-cache' },
+      body: `${original}\n// versão anterior\n`,
+    });
+  });
+  const home = await startOfflineDay(page, context, {
+    login: world.tecnico.login,
+    password: TECNICO_PASSWORD,
+  });
+  expect(installed).toBeGreaterThan(0);
+  await context.unrouteAll({ behavior: 'ignoreErrors' });
+
+  // Records collected offline wait on the phone.
+  const numeros = ['2001', '2002', '2003'];
+  await putPendingUnidades(page, world.projetoId, numeros);
+  await page.reload();
+  await expect(home.pendentes('Unidades', 3)).toBeVisible();
+  const held = await deviceUnidades(page, numeros);
+
+  // Online, the app looks for a new version (as its hourly check does), finds it and offers it.
+  await context.setOffline(false);
+  await page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.getRegistration();
+    await registration?.update();
+  });
+  const prompt = page.getByRole('alert').filter({ hasText: 'Nova versão disponível.' });
+  await expect(prompt).toBeVisible({ timeout: 30_000 });
+  expect(
+    await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting !== null),
+  ).toBe(true);
+  await expectAccessible(page, 'home com nova versão');
+  await screenshot(page, 'tecnico-nova-versao');
+  const reloaded = page.waitForEvent('load');
+  await prompt.getByRole('button', { name: 'Atualizar' }).click();
+  await reloaded;
+
+  // The new version runs (no worker waiting any more), and every record is still on the device, byte for byte.
+  await expect(home.pendentes('Unidades', 3)).toBeVisible();
+  await expect(prompt).toHaveCount(0);
+  await expect
+    .poll(() =>
+      page.evaluate(async () => {
+        const registration = await navigator.serviceWorker.getRegistration();
+        return registration?.waiting === null && navigator.serviceWorker.controller !== null;
+      }),
+    )
+    .toBe(true);
+  expect(await deviceUnidades(page, numeros)).toEqual(held);
+  await home.sync();
+  await home.expectSynced();
+  await expect(home.pendentes('Unidades', 0)).toBeVisible();
+  await expectOnServerOnce(world.admin, world.projetoNome, held);
+});
+
+test('the storage of the site nearly full: the home warns, a save either works or says why, nothing pending is lost', async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(120_000);
+  acceptDialogs(page);
+  const home = await startOfflineDay(page, context, {
+    login: world.tecnico.login,
+    password: TECNICO_PASSWORD,
+  });
+  await putPendingUnidades(page, world.projetoId, ['3001']);
+  const held = await deviceUnidades(page, ['3001']);
+
+  // The browser's share of the disk shrunk to just above what the site already uses: CDP makes Chromium refuse
+  // writes past the quota, but its navigator.storage.estimate() keeps reporting a fixed 10 GB in any profile, so
+  // the page is told the same quota the browser enforces (the usage stays the browser's own figure).
+  const usage = await page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
+  const quotaSize = usage + 20_000;
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin: BASE_URL, quotaSize });
+  await context.addInitScript((quota) => {
+    const estimate = StorageManager.prototype.estimate;
+    StorageManager.prototype.estimate = async function (this: StorageManager) {
+      return { ...(await estimate.call(this)), quota };
+    };
+  }, quotaSize);
+  await page.reload();
+  await expect(home.pendentes('Unidades', 1)).toBeVisible();
+  await expect(page.getByTestId('aviso-armazenamento')).toHaveText(
+    /^O armazenamento passou de 80% \(\d+(,\d)?%\): sincronize e exporte os pendentes para liberar espaço\.$/,
+  );
+  await expectAccessible(page, 'home armazenamento cheio');
+
+  // A unit with three full-size photos: more than the space left.
+  const wizard = await collectUnidade(page, '3002', 3);
+  const saved = page.getByText('Unidade gravada no aparelho.');
+  const refused = page.getByRole('alert').filter({ hasText: /espaço/ });
+  await expect(saved.or(refused)).toBeVisible();
+  const outcome = (await saved.isVisible()) ? 'gravada' : 'recusada';
+  test.info().annotations.push({ type: 'unidade com o armazenamento cheio', description: outcome });
+  if (outcome === 'recusada') {
+    await expect(refused).toHaveText(/^Não há espaço/);
+    await expectAccessible(page, 'unidade sem espaço');
+    // the technician frees space (here: the quota back), and the same form saves
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin: BASE_URL, quotaSize: ROOMY_QUOTA });
+    await wizard.gravar.click();
+    await expect(saved).toBeVisible();
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin: BASE_URL, quotaSize });
+  }
+
+  // Home: both units waiting, the first one untouched, the warning still there.
+  await page.goto('/');
+  await expect(home.pendentes('Unidades', 2)).toBeVisible();
+  expect((await deviceUnidades(page, ['3001']))[0]).toEqual(held[0]);
+  await expect(page.getByTestId('aviso-armazenamento')).toContainText('O armazenamento passou de 80%');
+  await expectAccessible(page, 'home depois do armazenamento cheio');
+  await screenshot(page, 'tecnico-home-armazenamento-cheio');
+
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin: BASE_URL, quotaSize: ROOMY_QUOTA });
+  await cdp.detach();
+  await compress(home);
+  const all = await deviceUnidades(page, ['3001', '3002']);
+  expect(all.map((unidade) => [unidade.numero, unidade.hashes.length])).toEqual([
+    ['3001', 2],
+    ['3002', 3],
+  ]);
+  await context.setOffline(false);
+  await home.sync();
+  await home.expectSynced();
+  await expect(home.pendentes('Unidades', 0)).toBeVisible();
+  await expectOnServerOnce(world.admin, world.projetoNome, all);
+});

@@ -1,0 +1,191 @@
+// Photo bytes in S3-compatible object storage (PHOTO_STORE=s3://bucket/prefix), addressed by their SHA-256 as in
+// the local folder: key `{prefix}/{first two hex digits}/{hash}`. A photo is streamed to a temporary file of this
+// server while it is hashed and checked (its key is its hash, known only at the end), then streamed to the bucket
+// once, unless that key already holds it (a replay or the same photo twice). Never buffered whole either way;
+// browsers read it through the server's access check (the photo route streams the object through).
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
+import { AppError } from '../errors.ts';
+import { type BlobStore, receiveImage, type StoredBlob } from './blob-store.ts';
+
+export const PHOTO_STORE_UNAVAILABLE =
+  'O armazenamento de fotos está indisponível no momento. Tente enviar novamente em instantes.';
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+export interface S3Location {
+  bucket: string;
+  /** '' or a prefix ending in '/'. */
+  prefix: string;
+}
+
+/** `s3://bucket/some/prefix` → { bucket, prefix: 'some/prefix/' }; undefined when the value is no s3:// URL. */
+export function parseS3Url(value: string): S3Location | undefined {
+  const found = /^s3:\/\/([^/]+)\/?(.*)$/.exec(value.trim());
+  if (!found?.[1]) return undefined;
+  const prefix = (found[2] ?? '').replace(/^\/+|\/+$/g, '');
+  return { bucket: found[1], prefix: prefix ? `${prefix}/` : '' };
+}
+
+/**
+ * The client from the usual AWS variables: AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL (an S3-compatible server such
+ * as MinIO, addressed path-style), AWS_REGION, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or any other source
+ * the SDK's default chain reads).
+ */
+export function s3ClientConfig(env: NodeJS.ProcessEnv = process.env): S3ClientConfig {
+  const endpoint = env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || undefined;
+  return {
+    region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
+    ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
+    ...(env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
+      ? { credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY } }
+      : {}),
+    // Checksums only where S3 requires them: S3-compatible servers do not all take the SDK's default trailers.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    // A store that does not answer fails the request instead of holding it (and the technician's upload) for ever.
+    requestHandler: { connectionTimeout: 5_000, requestTimeout: 60_000 },
+  };
+}
+
+export class S3BlobStore implements BlobStore {
+  private readonly tmpDir: string;
+
+  constructor(
+    readonly client: S3Client,
+    readonly location: S3Location,
+    tmpDir: string = path.join(os.tmpdir(), 'novus-fotos-s3'),
+  ) {
+    this.tmpDir = tmpDir;
+    fs.mkdirSync(tmpDir, { recursive: true });
+  }
+
+  /** The store at location with the client of the AWS_* variables (s3ClientConfig). */
+  static fromLocation(location: S3Location, env: NodeJS.ProcessEnv = process.env): S3BlobStore {
+    return new S3BlobStore(new S3Client(s3ClientConfig(env)), location);
+  }
+
+  /**
+   * Rejects when the bucket does not answer (GET /api/health): the HEAD of a photo key no photo has (all zeros),
+   * which works with the permissions the store needs anyway (HeadBucket is refused by some S3-compatible servers).
+   */
+  async check(): Promise<void> {
+    await this.has('0'.repeat(64));
+  }
+
+  keyOf(hash: string): string {
+    return `${this.location.prefix}${hash.slice(0, 2)}/${hash}`;
+  }
+
+  async putImage(stream: Readable): Promise<StoredBlob> {
+    const tmp = path.join(this.tmpDir, crypto.randomUUID());
+    try {
+      const blob = await receiveImage(stream, tmp);
+      // Same bytes, same key: a replay or a duplicate photo is not sent again.
+      if (!(await this.has(blob.hash))) {
+        await this.call(() =>
+          this.client.send(
+            new PutObjectCommand({
+              Bucket: this.location.bucket,
+              Key: this.keyOf(blob.hash),
+              Body: fs.createReadStream(tmp),
+              ContentLength: blob.size,
+              ContentType: blob.mediaType,
+            }),
+          ),
+        );
+      }
+      return blob;
+    } finally {
+      await fs.promises.rm(tmp, { force: true });
+    }
+  }
+
+  /** Whether the bucket holds bytes under hash (a HEAD: nothing is read). */
+  async has(hash: string): Promise<boolean> {
+    if (!SHA256_HEX.test(hash)) return false;
+    try {
+      await this.call(() =>
+        this.client.send(new HeadObjectCommand({ Bucket: this.location.bucket, Key: this.keyOf(hash) })),
+      );
+      return true;
+    } catch (error) {
+      if (isMissing(error)) return false;
+      throw error;
+    }
+  }
+
+  /** The object's size, or undefined when the bucket does not hold hash. */
+  async sizeOf(hash: string): Promise<number | undefined> {
+    if (!SHA256_HEX.test(hash)) return undefined;
+    try {
+      const head = await this.call(() =>
+        this.client.send(new HeadObjectCommand({ Bucket: this.location.bucket, Key: this.keyOf(hash) })),
+      );
+      return head.ContentLength;
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async open(hash: string): Promise<Readable | undefined> {
+    if (!SHA256_HEX.test(hash)) return undefined;
+    try {
+      const object = await this.call(() =>
+        this.client.send(new GetObjectCommand({ Bucket: this.location.bucket, Key: this.keyOf(hash) })),
+      );
+      return object.Body as Readable | undefined;
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async remove(hash: string): Promise<void> {
+    if (!SHA256_HEX.test(hash)) return;
+    await this.call(() =>
+      this.client.send(new DeleteObjectCommand({ Bucket: this.location.bucket, Key: this.keyOf(hash) })),
+    );
+  }
+
+  /** A store that cannot be reached (down, refused, wrong credentials) is a 503 with a Portuguese message. */
+  /** A store that cannot be reached (down, refused, wrong credentials) is a 503 with a Portuguese message. */
+  private async call<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (isMissing(error)) throw error;
+      throw new PhotoStoreUnavailableError(error);
+    }
+  }
+}
+
+/** The store could not be reached: a 503 for the client; what went wrong (`reason`) is for the server's log. */
+export class PhotoStoreUnavailableError extends AppError {
+  // Not `cause`: the error handler reads a cause of ECONNREFUSED as the database being down.
+  constructor(readonly reason: unknown) {
+    super(503, PHOTO_STORE_UNAVAILABLE);
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  if (error instanceof AppError) return false;
+  const failure = error as { name?: string; $metadata?: { httpStatusCode?: number } } | undefined;
+  return (
+    failure?.name === 'NoSuchKey' ||
+    failure?.name === 'NotFound' ||
+    failure?.$metadata?.httpStatusCode === 404
+  );
+}

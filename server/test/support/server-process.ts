@@ -1,0 +1,101 @@
+// Real server processes for tests: `node --import tsx server/src/main.ts` with its own environment, called over
+// real HTTP as a browser would.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
+export interface ServerProcess {
+  name: string;
+  url: string;
+  port: number;
+  process: ChildProcess;
+  /** Everything it printed, for failure messages. */
+  output: string[];
+  /** Resolves with the exit code (null when killed by a signal) once the process is gone. */
+  exited: Promise<number | null>;
+}
+
+/** Starts `server/src/main.ts` and resolves once it listens and printed its banner. */
+export function startServer(name: string, env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    let url: string | undefined;
+    const timer = setTimeout(() => fail(new Error('did not start within 60 s')), 60_000);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(new Error(`server ${name}: ${error.message}\n${output.join('')}`));
+    };
+    const read = (chunk: Buffer) => {
+      output.push(chunk.toString());
+      const text = output.join('');
+      // PORT=0 lets the system choose; Fastify's log says which port it got.
+      url ??= /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1];
+      if (url && text.includes('Novus está no ar')) {
+        clearTimeout(timer);
+        child.removeListener('exit', onExit);
+        resolve({ name, url, port: Number(new URL(url).port), process: child, output, exited });
+      }
+    };
+    const onExit = (code: number | null) => fail(new Error(`exited with ${code}`));
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.once('exit', onExit);
+  });
+}
+
+/** SIGTERM, then SIGKILL if it is still running after 10 s. */
+export async function stopServer(server: ServerProcess | undefined): Promise<void> {
+  const child = server?.process;
+  if (!server || !child || child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await server.exited;
+  clearTimeout(timer);
+}
+
+export interface CallOptions {
+  cookie?: string;
+  json?: unknown;
+  form?: Record<string, string | string[]>;
+  multipart?: { payload: Buffer; headers: Record<string, string> };
+}
+
+/** A browser-like call: JSON, form or multipart bodies and the session cookie. */
+export function call(server: ServerProcess, method: string, url: string, options: CallOptions = {}) {
+  const headers: Record<string, string> = options.cookie ? { cookie: options.cookie } : {};
+  let body: string | Buffer | undefined;
+  if (options.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.json);
+  } else if (options.form) {
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(options.form)) {
+      for (const item of Array.isArray(value) ? value : [value]) params.append(key, item);
+    }
+    body = params.toString();
+  } else if (options.multipart) {
+    Object.assign(headers, options.multipart.headers);
+    body = options.multipart.payload;
+  }
+  return fetch(`${server.url}${url}`, { method, headers, ...(body === undefined ? {} : { body }) });
+}
+
+/** Logs in and returns the `auth_token=...` cookie pair, or throws with the answer. */
+export async function login(server: ServerProcess, login: string, password: string): Promise<string> {
+  const response = await call(server, 'POST', '/api/auth/login', { json: { login, password } });
+  const text = await response.text();
+  if (response.status !== 200)
+    throw new Error(`login ${login} on ${server.name}: ${response.status} ${text}`);
+  const cookie = response.headers.getSetCookie().find((line) => line.startsWith('auth_token='));
+  if (!cookie) throw new Error('no auth_token cookie');
+  return cookie.split(';')[0] ?? '';
+}

@@ -1,0 +1,99 @@
+// The home's storage panel: what the device keeps that the server has not got yet, how full the browser's
+// share of the disk is, and when to worry (pure, so the rules are tested without a browser).
+import type { FlowDefinition } from '@novus/domain/flows/flow';
+import { isPending, type LocalColeta } from './records';
+import type { StorageUsage } from './storage';
+
+export const STORAGE_WARN_RATIO = 0.8;
+export const PENDING_WARN_MS = 3 * 24 * 60 * 60 * 1000;
+
+export interface PendingFlow {
+  fluxo: string;
+  label: string;
+  records: number;
+  fotos: number;
+  /** dataHora of the oldest pending record of the flow. */
+  oldest: number | null;
+}
+
+export interface PendingSummary {
+  flows: PendingFlow[];
+  records: number;
+  fotos: number;
+  oldest: number | null;
+}
+
+/** Pending records and their photos per flow; flows with nothing pending are left out. */
+export function summarizePending(
+  entries: readonly { flow: FlowDefinition; records: readonly LocalColeta[] }[],
+): PendingSummary {
+  const flows: PendingFlow[] = [];
+  for (const { flow, records } of entries) {
+    const pending = records.filter((record) => isPending(flow, record));
+    if (pending.length === 0) continue;
+    flows.push({
+      fluxo: flow.key,
+      label: flow.labels.banner,
+      records: pending.length,
+      fotos: pending.reduce((sum, record) => sum + record.fotos.filter((foto) => foto !== null).length, 0),
+      oldest: Math.min(...pending.map((record) => record.dataHora)),
+    });
+  }
+  const oldests = flows.flatMap((flow) => (flow.oldest === null ? [] : [flow.oldest]));
+  return {
+    flows,
+    records: flows.reduce((sum, flow) => sum + flow.records, 0),
+    fotos: flows.reduce((sum, flow) => sum + flow.fotos, 0),
+    oldest: oldests.length > 0 ? Math.min(...oldests) : null,
+  };
+}
+
+export const STORAGE_TEXTS = {
+  persisted: 'Armazenamento persistente: concedido',
+  notPersisted: 'Armazenamento persistente: negado (o navegador pode apagar dados se faltar espaço)',
+  persistUnknown: 'Armazenamento persistente: indisponível neste navegador',
+  noPending: 'Nenhum registro pendente',
+  fullWarning: (percent: string) =>
+    `O armazenamento passou de 80% (${percent}%): sincronize e exporte os pendentes para liberar espaço.`,
+  oldWarning: (age: string) => `Há registro pendente ${age}: sincronize assim que tiver conexão.`,
+} as const;
+
+export function persistText(persisted: boolean | null): string {
+  if (persisted === null) return STORAGE_TEXTS.persistUnknown;
+  return persisted ? STORAGE_TEXTS.persisted : STORAGE_TEXTS.notPersisted;
+}
+
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/** 'Unidades: 3 registros, 5 fotos'. */
+export function pendingFlowText({ label, records, fotos }: PendingFlow): string {
+  return `${label}: ${plural(records, 'registro', 'registros')}, ${plural(fotos, 'foto', 'fotos')}`;
+}
+
+/** 'há 3 dias', 'há 5 horas', 'há 12 minutos', 'há menos de 1 minuto'. */
+export function formatAge(ms: number): string {
+  const minutes = Math.floor(Math.max(0, ms) / 60_000);
+  if (minutes < 1) return 'há menos de 1 minuto';
+  if (minutes < 60) return `há ${plural(minutes, 'minuto', 'minutos')}`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `há ${plural(hours, 'hora', 'horas')}`;
+  return `há ${plural(Math.floor(hours / 24), 'dia', 'dias')}`;
+}
+
+export function oldestPendingText(oldest: number | null, now: number): string {
+  return oldest === null ? STORAGE_TEXTS.noPending : `Pendente mais antigo: ${formatAge(now - oldest)}`;
+}
+
+export function storageWarnings(usage: StorageUsage | null, oldest: number | null, now: number): string[] {
+  const warnings: string[] = [];
+  if (usage !== null && usage.quotaBytes > 0 && usage.usedBytes / usage.quotaBytes > STORAGE_WARN_RATIO) {
+    const percent = ((usage.usedBytes / usage.quotaBytes) * 100).toLocaleString('pt-BR', {
+      maximumFractionDigits: 1,
+    });
+    warnings.push(STORAGE_TEXTS.fullWarning(percent));
+  }
+  if (oldest !== null && now - oldest > PENDING_WARN_MS) {
+    warnings.push(STORAGE_TEXTS.oldWarning(formatAge(now - oldest)));
+  }
+  return warnings;
+}

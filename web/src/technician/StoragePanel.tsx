@@ -1,0 +1,86 @@
+// The device's storage on the home: persistent or not, usage of the quota, what waits for the server.
+import {
+  Alert,
+  Button,
+  Card,
+  CardContent,
+  CircularProgress,
+  LinearProgress,
+  Stack,
+  Typography,
+} from '@mui/material';
+import { formatStorageUsage } from '../offline/storage';
+import { oldestPendingText, pendingFlowText, persistText, storageWarnings } from '../offline/storage-panel';
+import { useExportPendentes } from './use-export-pendentes';
+import type { OfflineStatus } from './use-offline-status';
+
+export function StoragePanel({ status }: { status: OfflineStatus }) {
+  const { usage, pending, persisted, readAt } = status;
+  const percent = usage !== null && usage.quotaBytes > 0 ? (usage.usedBytes / usage.quotaBytes) * 100 : null;
+  const warnings = storageWarnings(usage, pending?.oldest ?? null, readAt);
+  const exporter = useExportPendentes();
+  return (
+    <Card
+      variant="outlined"
+      component="section"
+      aria-labelledby="armazenamento-titulo"
+      data-testid="painel-armazenamento"
+    >
+      <CardContent sx={{ '&:last-child': { pb: 2 } }}>
+        <Stack spacing={0.75}>
+          <Typography id="armazenamento-titulo" component="h2" variant="subtitle1">
+            Armazenamento do aparelho
+          </Typography>
+          <Typography variant="body2" data-testid="storage-usage">
+            Armazenamento: {usage !== null ? formatStorageUsage(usage) : 'indisponível'}
+          </Typography>
+          {percent !== null && (
+            <LinearProgress
+              variant="determinate"
+              value={Math.min(100, percent)}
+              color={percent > 80 ? 'error' : 'primary'}
+              aria-label="Uso do armazenamento"
+            />
+          )}
+          <Typography variant="body2" data-testid="storage-persist">
+            {persistText(persisted)}
+          </Typography>
+          {pending !== null && (
+            <>
+              {pending.flows.map((flow) => (
+                <Typography key={flow.fluxo} variant="body2" data-testid={`pendentes-${flow.fluxo}`}>
+                  {pendingFlowText(flow)}
+                </Typography>
+              ))}
+              <Typography variant="body2" data-testid="pendente-mais-antigo">
+                {oldestPendingText(pending.oldest, readAt)}
+              </Typography>
+            </>
+          )}
+          {warnings.map((warning) => (
+            <Alert key={warning} severity="error" variant="outlined" data-testid="aviso-armazenamento">
+              {warning}
+            </Alert>
+          ))}
+          <Button
+            variant="outlined"
+            disabled={exporter.busy}
+            startIcon={exporter.busy ? <CircularProgress size={20} color="inherit" aria-hidden /> : undefined}
+            onClick={() => void exporter.exportNow()}
+          >
+            Exportar pendentes
+          </Button>
+          {exporter.message !== null && (
+            <Alert
+              severity={exporter.message.error ? 'error' : 'info'}
+              role="status"
+              data-testid="status-exportacao"
+            >
+              {exporter.message.text}
+            </Alert>
+          )}
+        </Stack>
+      </CardContent>
+    </Card>
+  );
+}

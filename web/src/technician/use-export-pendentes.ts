@@ -1,0 +1,62 @@
+// 'Exportar pendentes' on the home: the zip is written in the browser and saved as a download; nothing leaves
+// the device by itself and nothing is deleted (the records stay pending until a sync or the back office has them).
+import { useCallback, useState } from 'react';
+import { FLOWS } from '@novus/domain/flows/registry';
+import { useServices } from '../app/services';
+import { exportPendentes, pendentesFileName, rememberedLogin } from '../offline/pendentes-export';
+
+export const EXPORT_TEXTS = {
+  working: 'Exportando pendentes...',
+  none: 'Não há registros pendentes para exportar.',
+  done: (registros: number, fotos: number, arquivo: string) =>
+    `${registros} ${registros === 1 ? 'registro' : 'registros'} e ${fotos} ${fotos === 1 ? 'foto' : 'fotos'} exportados em ${arquivo}. Guarde o arquivo ou envie-o ao escritório.`,
+  failed: 'Não foi possível exportar os pendentes',
+} as const;
+
+export function useExportPendentes() {
+  const { records, session, work } = useServices();
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
+
+  const exportNow = useCallback(async () => {
+    const end = work.begin('export');
+    setBusy(true);
+    setMessage({ text: EXPORT_TEXTS.working, error: false });
+    try {
+      const nome = session.get()?.nome ?? '';
+      const login = rememberedLogin(window.localStorage);
+      const now = new Date();
+      const result = await exportPendentes(
+        records,
+        FLOWS,
+        { nome, ...(login ? { login } : {}) },
+        now.getTime(),
+      );
+      if (result.registros === 0) {
+        setMessage({ text: EXPORT_TEXTS.none, error: false });
+        return;
+      }
+      const arquivo = pendentesFileName(login ?? nome, now);
+      const url = URL.createObjectURL(new Blob([result.zip as BlobPart], { type: 'application/zip' }));
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = arquivo;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      // The download has its own copy once started; give it a moment before letting the bytes go.
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      setMessage({ text: EXPORT_TEXTS.done(result.registros, result.fotos, arquivo), error: false });
+    } catch (cause) {
+      setMessage({
+        text: `${EXPORT_TEXTS.failed}: ${cause instanceof Error ? cause.message : String(cause)}`,
+        error: true,
+      });
+    } finally {
+      setBusy(false);
+      end();
+    }
+  }, [records, session, work]);
+
+  return { busy, message, exportNow };
+}
