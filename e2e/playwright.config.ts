@@ -50,7 +50,8 @@ export default defineConfig({
       DATA_DIR: dataDir,
       ADMIN_LOGIN: ADMIN.login,
       ADMIN_PASSWORD: ADMIN.password,
-      WEB_DIST: path.resolve(import.meta.dirname, '../web/dist'),
+      // E2E_WEB_DIST: another build, so a run does not race a rebuild of web/dist.
+      WEB_DIST: process.env.E2E_WEB_DIST ?? path.resolve(import.meta.dirname, '../web/dist'),
       // No tile ever comes from the internet: a missing local tile is a 404, and the map still draws its shapes.
       TILE_URL_STREET: '/tiles/{z}/{x}/{y}.png',
       TILE_URL_SATELLITE: '/tiles/{z}/{x}/{y}.png',

@@ -24,6 +24,7 @@ import type { Database } from './db/database.ts';
 import { isDatabaseUnavailable } from './db/errors.ts';
 import { AppError, badRequest, databaseUnavailable, inspectInput } from './errors.ts';
 import { parseFormBody } from './form-body.ts';
+import { docsRoutes, registerOpenapi } from './openapi.ts';
 import { auditoriaRoutes } from './modules/auditoria/routes.ts';
 import { clienteRoutes } from './modules/clientes/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
@@ -89,6 +90,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.setErrorHandler(errorHandler);
+  // Before any route: the OpenAPI document is made from the routes added from here on.
+  await registerOpenapi(app);
   await app.register(helmet, {
     // Phones reach the server over plain http on the local network: never force https here.
     contentSecurityPolicy: {
@@ -131,6 +134,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.get('/api/config', async () => ({ tiles }));
   await app.register(authRoutes, { db, tokens, limiter });
   const access = createAccess(db);
+  await app.register(docsRoutes, { access });
   await app.register(clienteRoutes, { db, access });
   await app.register(projetoRoutes, { db, access });
   await app.register(usuarioRoutes, { db, access });

@@ -349,6 +349,14 @@ const TABLE: Record<string, Entry> = {
     call: () => ({ method: 'GET', url: '/api/auditoria' }),
     expect: both(adminOnly(200)),
   },
+  'GET /api/docs': {
+    call: () => ({ method: 'GET', url: '/api/docs' }),
+    expect: both(adminOnly(200)),
+  },
+  'GET /api/docs/openapi.json': {
+    call: () => ({ method: 'GET', url: '/api/docs/openapi.json' }),
+    expect: both(adminOnly(200)),
+  },
   'POST /api/user': {
     call: (o) => ({ method: 'POST', url: '/api/user', json: novoTecnico(o) }),
     expect: both(adminOnly(201)),

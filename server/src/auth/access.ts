@@ -32,10 +32,23 @@ export interface Access {
   actor(request: FastifyRequest): Actor;
 }
 
+/** The roles each `allow` preHandler admits, so the API documentation states every route's roles (openapi.ts). */
+const allowedRoles = new WeakMap<object, readonly Role[]>();
+
+/** The roles a route's preHandler(s) admit: undefined when no `allow` guards it, [] when any signed-in user. */
+export function routeRoles(preHandler: unknown): readonly Role[] | undefined {
+  const handlers: unknown[] = Array.isArray(preHandler) ? preHandler : [preHandler];
+  for (const handler of handlers) {
+    const roles = typeof handler === 'function' ? allowedRoles.get(handler) : undefined;
+    if (roles) return roles;
+  }
+  return undefined;
+}
+
 export function createAccess(db: Queryable): Access {
   return {
     allow(...roles: Role[]) {
-      return async (request: FastifyRequest) => {
+      const handler = async (request: FastifyRequest) => {
         if (!request.session) throw unauthorized();
         const rows = await db.query<{
           id: string;
@@ -64,6 +77,8 @@ export function createAccess(db: Queryable): Access {
         if (roles.length > 0 && !roles.some((role) => actor.roles.includes(role))) throw forbidden();
         request.actor = actor;
       };
+      allowedRoles.set(handler, roles);
+      return handler;
     },
     actor(request: FastifyRequest) {
       if (!request.actor) throw unauthorized();

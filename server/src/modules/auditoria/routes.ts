@@ -14,7 +14,7 @@ const PAGE_MAX = 200;
 const optional = <S extends z.ZodType>(schema: S) =>
   z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 
-const filterSchema = z.object({
+export const filterSchema = z.object({
   usuario: optional(z.uuid({ error: 'Usuário inválido.' })),
   inicio: optional(daySchema('Data inicial')),
   fim: optional(daySchema('Data final')),

@@ -21,7 +21,7 @@ const DUPLICATE = 'Já existe um cliente com esse nome.';
 const IN_USE =
   'Cliente em uso por projetos ou usuários: remova-os ou troque o cliente deles antes de excluir.';
 
-const clienteUpdateSchema = clienteInputSchema.extend({ id: z.string().optional() });
+export const clienteUpdateSchema = clienteInputSchema.extend({ id: z.string().optional() });
 
 function rethrowDuplicate(error: unknown): never {
   if (isUniqueViolation(error)) throw conflict(DUPLICATE);

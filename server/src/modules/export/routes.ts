@@ -32,7 +32,7 @@ import { csvStream, type KmlLayer, kmlStream, zipStream } from './writers.ts';
 const SEM_FUSO =
   'O projeto não tem fuso definido: defina o fuso no cadastro do projeto para extrair as coordenadas em UTM.';
 
-const diaSchema = z.object({ data: daySchema('Data') });
+export const diaSchema = z.object({ data: daySchema('Data') });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -4,7 +4,7 @@ import { z } from '@novus/domain/zod';
 import type { Database } from '../../db/database.ts';
 import { parseInput } from '../../errors.ts';
 
-const logSchema = z.object({
+export const logSchema = z.object({
   severity: z.string().trim().min(1).max(20).default('ERROR'),
   message: z.string({ error: 'A mensagem do log é obrigatória.' }).max(20_000, 'Mensagem longa demais.'),
   extras: z.unknown().optional(),

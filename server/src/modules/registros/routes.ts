@@ -33,8 +33,8 @@ const nomeProjetoSchema = z
   .string({ error: 'Informe o nome do projeto.' })
   .trim()
   .min(1, 'Informe o nome do projeto.');
-const byDataSchema = z.object({ nomeProjeto: nomeProjetoSchema, data: daySchema('Data') });
-const byPeriodoSchema = z
+export const byDataSchema = z.object({ nomeProjeto: nomeProjetoSchema, data: daySchema('Data') });
+export const byPeriodoSchema = z
   .object({
     nomeProjeto: nomeProjetoSchema,
     dataInicio: daySchema('Data inicial'),
@@ -47,7 +47,7 @@ const byPeriodoSchema = z
 
 /** A device's question before it sends photos: which of these SHA-256s does the server hold? */
 const MAX_HASHES = 1000;
-const existemSchema = z.object(
+export const existemSchema = z.object(
   {
     hashes: z
       .array(z.string().regex(SHA256_HEX, 'Hash de foto inválido.'), { error: 'Envie a lista hashes.' })

@@ -1,0 +1,479 @@
+// The API documentation (issue 13): an OpenAPI 3 document made by @fastify/swagger from the app's own route table,
+// with the zod schemas the routes already parse their input with (converted by fastify-type-provider-zod), each
+// route's roles read from its `access.allow` guard, and the error shape of errors.ts. The schemas are documentation
+// only: they are never put in a route's `schema`, so Fastify validates nothing and the routes keep answering bad
+// input with their Portuguese messages (parseInput). Served to administradores at /api/docs.
+import fs from 'node:fs';
+import swagger from '@fastify/swagger';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { createJsonSchemaTransform } from 'fastify-type-provider-zod';
+import { loginSchema } from '@novus/domain/auth';
+import { clienteInputSchema } from '@novus/domain/cliente';
+import { periodoSchema } from '@novus/domain/export/periodo';
+import { uploadEnvelopeSchema } from '@novus/domain/flows/flow';
+import { FLOWS } from '@novus/domain/flows/registry';
+import { projetoFieldsSchema } from '@novus/domain/projeto';
+import { ROLES, type Role } from '@novus/domain/roles';
+import { usuarioCreateSchema, usuarioUpdateSchema } from '@novus/domain/usuario';
+import { z } from '@novus/domain/zod';
+import { type Access, routeRoles } from './auth/access.ts';
+import { AUTH_COOKIE } from './auth/routes.ts';
+import { filterSchema } from './modules/auditoria/routes.ts';
+import { clienteUpdateSchema } from './modules/clientes/routes.ts';
+import { diaSchema } from './modules/export/routes.ts';
+import { logSchema } from './modules/logger/routes.ts';
+import { byDataSchema, byPeriodoSchema, existemSchema } from './modules/registros/routes.ts';
+
+/** Every error answer of the API (errors.ts and app.ts's error handler). */
+export const errorSchema = z
+  .object({
+    message: z.string().describe('O problema, em português.'),
+    errors: z
+      .array(z.object({ msg: z.string() }))
+      .optional()
+      .describe('Um item por problema de validação (400) ou conflito (409).'),
+  })
+  .describe('Erro');
+
+/** What the documentation says of one route beyond what the app knows (its roles and path). */
+interface RouteDoc {
+  summary: string;
+  description?: string;
+  tag: string;
+  body?: z.ZodType;
+  /** Content types of the body, when not JSON. */
+  consumes?: string[];
+  querystring?: z.ZodType;
+  /** The success status and what it answers. */
+  ok?: { status: number; description: string; produces?: string };
+  /** Who may call a route that no `allow` guards: anyone, or any signed-in user (checked in the handler). */
+  open?: 'público' | 'sessão';
+  /** Error statuses the route answers besides the generic ones (400, 401/403 when guarded, 404 with params). */
+  errors?: number[];
+}
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Requisição inválida (message em português; errors com um item por problema).',
+  401: 'Sessão expirada ou inexistente.',
+  403: 'O usuário não tem permissão para esse recurso.',
+  404: 'Recurso não encontrado.',
+  409: 'Conflito com um registro existente.',
+  413: 'Conteúdo grande demais.',
+  415: 'Tipo de conteúdo não suportado.',
+  429: 'Tentativas demais; aguarde.',
+  503: 'Banco de dados indisponível; tente novamente em instantes.',
+};
+
+const id = (what: string): RouteDoc['ok'] => ({ status: 200, description: what });
+const FORM = ['multipart/form-data', 'application/x-www-form-urlencoded'];
+
+/** The documentation of every route, by `METHOD /url` as Fastify registers it. */
+export const ROUTE_DOCS: Record<string, RouteDoc> = {
+  'GET /api/health': {
+    tag: 'sistema',
+    summary: 'Estado do servidor, do banco de dados e do armazenamento de fotos (para o balanceador).',
+    open: 'público',
+    ok: id('Servidor pronto.'),
+    errors: [],
+  },
+  'GET /api/config': {
+    tag: 'sistema',
+    summary: 'Configuração pública desta instalação (camadas de mapa).',
+    open: 'público',
+    ok: id('A configuração.'),
+  },
+  'POST /api/auth/login': {
+    tag: 'autenticação',
+    summary: 'Entra com login e senha; a sessão vai num cookie httpOnly.',
+    open: 'público',
+    body: loginSchema,
+    consumes: ['application/json', 'application/x-www-form-urlencoded'],
+    ok: id('Sessão aberta: nome, papéis e zonas do usuário.'),
+    errors: [401, 429],
+  },
+  'POST /api/auth/logout': {
+    tag: 'autenticação',
+    summary: 'Encerra a sessão do cookie.',
+    open: 'público',
+    ok: id('Sessão encerrada.'),
+  },
+  'GET /api/auth/me': {
+    tag: 'autenticação',
+    summary: 'O usuário da sessão atual.',
+    open: 'sessão',
+    ok: id('Nome, papéis, zonas e validade da sessão.'),
+    errors: [401],
+  },
+  'POST /api/logger': {
+    tag: 'sistema',
+    summary: 'Registra no log do servidor um erro ocorrido no navegador.',
+    open: 'público',
+    body: logSchema,
+    ok: { status: 204, description: 'Registrado.' },
+    errors: [413],
+  },
+  'GET /api/cliente': {
+    tag: 'clientes',
+    summary: 'Lista os clientes visíveis ao usuário.',
+    ok: id('Os clientes.'),
+  },
+  'GET /api/cliente/:id': { tag: 'clientes', summary: 'Um cliente.', ok: id('O cliente.') },
+  'POST /api/cliente': {
+    tag: 'clientes',
+    summary: 'Cadastra um cliente.',
+    body: clienteInputSchema,
+    consumes: ['application/json', 'application/x-www-form-urlencoded'],
+    ok: { status: 201, description: 'O cliente cadastrado.' },
+    errors: [409],
+  },
+  'PUT /api/cliente/:id': {
+    tag: 'clientes',
+    summary: 'Altera um cliente.',
+    body: clienteUpdateSchema,
+    consumes: ['application/json', 'application/x-www-form-urlencoded'],
+    ok: id('O cliente alterado.'),
+    errors: [409],
+  },
+  'DELETE /api/cliente/:id': {
+    tag: 'clientes',
+    summary: 'Exclui um cliente.',
+    ok: id('Excluído.'),
+    errors: [409],
+  },
+  'GET /api/projeto': {
+    tag: 'projetos',
+    summary: 'Lista os projetos visíveis ao usuário.',
+    ok: id('Os projetos.'),
+  },
+  'GET /api/projeto/:id': {
+    tag: 'projetos',
+    summary: 'Um projeto, com zonas e pontos.',
+    ok: id('O projeto.'),
+  },
+  'GET /api/projeto/getByUser': {
+    tag: 'projetos',
+    summary: 'Os projetos do usuário da sessão (técnicos: os das suas zonas).',
+    ok: id('Os projetos.'),
+  },
+  'GET /api/projeto/getByCliente/:clienteId': {
+    tag: 'projetos',
+    summary: 'Os projetos de um cliente.',
+    ok: id('Os projetos.'),
+  },
+  'POST /api/projeto': {
+    tag: 'projetos',
+    summary: 'Cadastra um projeto (com o KML de zonas e a planilha de pontos).',
+    body: projetoFieldsSchema,
+    consumes: FORM,
+    ok: { status: 201, description: 'O projeto cadastrado.' },
+    errors: [409, 413],
+  },
+  'PUT /api/projeto/:id': {
+    tag: 'projetos',
+    summary: 'Altera um projeto.',
+    body: projetoFieldsSchema,
+    consumes: FORM,
+    ok: id('O projeto alterado.'),
+    errors: [409, 413],
+  },
+  'DELETE /api/projeto/:id': {
+    tag: 'projetos',
+    summary: 'Exclui um projeto.',
+    ok: id('Excluído.'),
+    errors: [409],
+  },
+  'GET /api/projeto/:id/mapa': {
+    tag: 'mapa',
+    summary: 'Os pontos do projeto no mapa (GeoJSON).',
+    querystring: periodoSchema,
+    ok: id('FeatureCollection dos pontos.'),
+  },
+  'GET /api/projeto/:nome/estatistica': {
+    tag: 'mapa',
+    summary: 'Contagens do projeto por situação.',
+    ok: id('As contagens.'),
+  },
+  'GET /api/projeto/:id/mapa/eventos': {
+    tag: 'mapa',
+    summary: 'Eventos ao vivo do mapa do projeto (text/event-stream).',
+    ok: { status: 200, description: 'Fluxo de eventos.', produces: 'text/event-stream' },
+  },
+  'GET /api/user': { tag: 'usuários', summary: 'Lista os usuários.', ok: id('Os usuários.') },
+  'GET /api/user/:id': { tag: 'usuários', summary: 'Um usuário.', ok: id('O usuário.') },
+  'POST /api/user': {
+    tag: 'usuários',
+    summary: 'Cadastra um usuário.',
+    body: usuarioCreateSchema,
+    consumes: ['application/json', 'application/x-www-form-urlencoded'],
+    ok: { status: 201, description: 'O usuário cadastrado.' },
+    errors: [409],
+  },
+  'PUT /api/user/:id': {
+    tag: 'usuários',
+    summary: 'Altera um usuário.',
+    body: usuarioUpdateSchema,
+    consumes: ['application/json', 'application/x-www-form-urlencoded'],
+    ok: id('O usuário alterado.'),
+    errors: [409],
+  },
+  'DELETE /api/user/:id': { tag: 'usuários', summary: 'Exclui um usuário.', ok: id('Excluído.') },
+  'GET /api/auditoria': {
+    tag: 'auditoria',
+    summary: 'A trilha de auditoria, filtrada.',
+    querystring: filterSchema,
+    ok: id('Os eventos de auditoria.'),
+  },
+  'POST /api/fotos/existem': {
+    tag: 'registros',
+    summary: 'Quais das fotos (por hash) o servidor já guarda, para não reenviá-las.',
+    body: existemSchema,
+    ok: id('Os hashes já guardados.'),
+  },
+  'GET /api/registro/:id': {
+    tag: 'registros',
+    summary: 'Um registro de qualquer fluxo.',
+    ok: id('O registro.'),
+  },
+  'GET /api/fotos/:registro/:slot': {
+    tag: 'registros',
+    summary: 'A foto de um registro.',
+    ok: { status: 200, description: 'A imagem JPEG.', produces: 'image/jpeg' },
+  },
+  'POST /api/pendentes/importar': {
+    tag: 'registros',
+    summary: 'Importa o arquivo de pendências exportado por um aparelho.',
+    consumes: ['multipart/form-data'],
+    ok: id('O resultado da importação, registro a registro.'),
+    errors: [413, 415],
+  },
+  'GET /api/projeto/:id/datas': {
+    tag: 'exportação',
+    summary: 'Os dias com registros no projeto.',
+    ok: id('As datas.'),
+  },
+  'GET /api/extrator/:projeto': {
+    tag: 'exportação',
+    summary: 'Os arquivos de exportação do projeto num período (ZIP).',
+    querystring: periodoSchema,
+    ok: { status: 200, description: 'O arquivo ZIP.', produces: 'application/zip' },
+  },
+  'GET /api/extrator/:projeto/:arquivo': {
+    tag: 'exportação',
+    summary: 'Um arquivo de exportação do projeto num período.',
+    querystring: periodoSchema,
+    ok: { status: 200, description: 'O arquivo (CSV, KML ou ZIP).', produces: 'application/octet-stream' },
+  },
+  'GET /api/relatorio/:projeto': {
+    tag: 'exportação',
+    summary: 'O relatório diário do projeto.',
+    querystring: diaSchema,
+    ok: id('O relatório do dia.'),
+  },
+  'GET /api/relatorio/:projeto/produtividade': {
+    tag: 'exportação',
+    summary: 'A produtividade dos técnicos no período.',
+    querystring: periodoSchema,
+    ok: id('Uma linha por técnico e dia.'),
+  },
+  'GET /api/relatorio/:projeto/:arquivo': {
+    tag: 'exportação',
+    summary: 'Um relatório do projeto como arquivo.',
+    querystring: diaSchema,
+    ok: { status: 200, description: 'O arquivo.', produces: 'application/octet-stream' },
+  },
+  'GET /api/docs': {
+    tag: 'documentação',
+    summary: 'Esta documentação, navegável.',
+    ok: { status: 200, description: 'Página HTML.', produces: 'text/html' },
+  },
+  'GET /api/docs/openapi.json': {
+    tag: 'documentação',
+    summary: 'Esta documentação, como OpenAPI 3.',
+    ok: id('O documento OpenAPI.'),
+  },
+};
+
+// The routes every flow of the domain registers (server/src/modules/registros/routes.ts).
+for (const flow of FLOWS) {
+  const base = `/api/${flow.apiPath}`;
+  const nome = flow.labels.record;
+  ROUTE_DOCS[`POST ${base}`] = {
+    tag: 'registros',
+    summary: `Envia um registro de ${nome} com suas fotos (idempotente pelo id).`,
+    description:
+      'Campos do envelope (id, projeto, coordenadas, dataHora) e os dados do fluxo; fotos como partes de arquivo.',
+    body: uploadEnvelopeSchema.and(flow.dados),
+    consumes: ['multipart/form-data'],
+    ok: { status: 201, description: 'O registro guardado (200 quando o mesmo envio se repete).' },
+    errors: [409, 413, 415],
+  };
+  ROUTE_DOCS[`GET ${base}/getByZona`] = {
+    tag: 'registros',
+    summary: `Os registros de ${nome} de uma zona (para os aparelhos).`,
+    querystring: z.object({ id: z.uuid() }),
+    ok: id('Os registros.'),
+  };
+  if (flow.byProject) {
+    ROUTE_DOCS[`GET /api/${flow.byProject.path}`] = {
+      tag: 'registros',
+      summary: `Os registros de ${nome} de um projeto.`,
+      ok: id('Os registros.'),
+    };
+  }
+  ROUTE_DOCS[`GET ${base}/getByData`] = {
+    tag: 'registros',
+    summary: `Os registros de ${nome} de um projeto num dia.`,
+    querystring: byDataSchema,
+    ok: id('Os registros.'),
+  };
+  ROUTE_DOCS[`GET ${base}/getByPeriodo`] = {
+    tag: 'registros',
+    summary: `Os registros de ${nome} de um projeto num período.`,
+    querystring: byPeriodoSchema,
+    ok: id('Os registros.'),
+  };
+  ROUTE_DOCS[`GET ${base}/:projeto/kml`] = {
+    tag: 'exportação',
+    summary: `O KML de ${nome} do projeto num período (ZIP com o CSV para a BDGD).`,
+    querystring: periodoSchema,
+    ok: { status: 200, description: 'O arquivo KML ou ZIP.', produces: 'application/octet-stream' },
+  };
+  ROUTE_DOCS[`GET ${base}/:id/fotos`] = {
+    tag: 'registros',
+    summary: `As fotos de um registro de ${nome}.`,
+    ok: id('As fotos do registro.'),
+  };
+}
+
+/** Who may call a route, as the documentation states it. */
+export function rolesText(roles: readonly Role[] | undefined, open: RouteDoc['open']): string {
+  if (roles === undefined)
+    return open === 'sessão' ? 'Qualquer usuário com sessão.' : 'Público (sem sessão).';
+  if (roles.length === 0) return 'Qualquer usuário com sessão.';
+  return `Papéis: ${roles.join(', ')}.`;
+}
+
+const zodTransform = createJsonSchemaTransform({
+  skipList: [],
+  // A refinement or transform has no JSON Schema: document the rest rather than fail.
+  zodToJsonConfig: { unrepresentable: 'any' },
+});
+
+type TransformInput = Parameters<typeof zodTransform>[0];
+
+/** Builds a route's documented schema from ROUTE_DOCS and its `allow` guard; everything outside /api/ is hidden. */
+function transform(input: TransformInput) {
+  const route = input.route;
+  const url = input.url;
+  if (!url.startsWith('/api/')) return { schema: { hide: true }, url };
+  const method = Array.isArray(route.method) ? route.method[0] : route.method;
+  const doc = ROUTE_DOCS[`${method} ${url}`];
+  const guarded = routeRoles(route.preHandler);
+  const roles: readonly Role[] = guarded === undefined ? [] : guarded.length === 0 ? ROLES : guarded;
+  const hasParams = url.includes('/:');
+  const errors = new Set<number>([400, 503, ...(doc?.errors ?? [])]);
+  if (guarded !== undefined) {
+    errors.add(401);
+    errors.add(403);
+  }
+  if (hasParams) errors.add(404);
+  const ok = doc?.ok ?? { status: 200, description: 'Resposta.' };
+  const response: Record<string, unknown> = {
+    [ok.status]: {
+      description: ok.description,
+      content: { [ok.produces ?? 'application/json']: { schema: z.any() } },
+    },
+  };
+  for (const status of [...errors].sort()) {
+    response[status] = {
+      description: ERROR_DESCRIPTIONS[status] ?? 'Erro.',
+      content: { 'application/json': { schema: errorSchema } },
+    };
+  }
+  const who = rolesText(guarded, doc?.open);
+  return zodTransform({
+    ...input,
+    schema: {
+      summary: doc?.summary ?? `${method} ${url}`,
+      description: [who, doc?.description].filter(Boolean).join('\n\n'),
+      tags: [doc?.tag ?? 'outros'],
+      ...(doc?.body ? { body: doc.body } : {}),
+      ...(doc?.consumes ? { consumes: doc.consumes } : {}),
+      ...(doc?.querystring ? { querystring: doc.querystring } : {}),
+      response,
+      'x-roles': roles,
+      ...(guarded === undefined ? {} : { security: [{ sessao: [] }] }),
+      'x-access': guarded === undefined ? (doc?.open ?? 'público') : 'papéis',
+      // The swagger schema type knows no `x-` extensions nor zod schemas in place of JSON Schema; the zod
+      // transform converts the latter, and swagger copies the former onto the operation.
+    } as TransformInput['schema'],
+  });
+}
+
+/** Starts collecting the route table for the document; register before any route. */
+export async function registerOpenapi(app: FastifyInstance): Promise<void> {
+  // The server's own package.json: its version is the API's.
+  const { version } = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Novus API',
+        description:
+          'API do Novus. A sessão é um cookie httpOnly aberto por POST /api/auth/login. ' +
+          'Todo erro responde `{ message }` em português (e `errors: [{ msg }]` nos de validação).',
+        version,
+      },
+      components: {
+        securitySchemes: { sessao: { type: 'apiKey', in: 'cookie', name: AUTH_COOKIE } },
+      },
+    },
+    hideUntagged: false,
+    transform,
+  });
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+interface Operation {
+  summary?: string;
+  description?: string;
+  'x-roles'?: string[];
+  requestBody?: unknown;
+  parameters?: { name: string; in: string }[];
+  responses?: Record<string, { description?: string }>;
+}
+
+/** A plain HTML page of the document (no script: the Content-Security-Policy stays as strict as everywhere). */
+export function docsPage(document: { paths?: Record<string, Record<string, Operation>> }): string {
+  const rows = Object.entries(document.paths ?? {}).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => {
+      const params = (op.parameters ?? []).map((p) => `${p.name} (${p.in})`).join(', ');
+      const responses = Object.entries(op.responses ?? {})
+        .map(([status, r]) => `${status}: ${r.description ?? ''}`)
+        .join('<br>');
+      return `<tr><td><code>${escapeHtml(method.toUpperCase())}</code></td><td><code>${escapeHtml(path)}</code></td>
+<td>${escapeHtml(op.summary ?? '')}<br><small>${escapeHtml(op.description ?? '')}</small></td>
+<td>${escapeHtml(params)}${op.requestBody ? `${params ? '<br>' : ''}corpo` : ''}</td><td>${responses}</td></tr>`;
+    }),
+  );
+  return `<!doctype html>
+<html lang="pt-BR"><head><meta charset="utf-8"><title>Novus — documentação da API</title>
+<style>body{font-family:sans-serif;margin:1rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px;vertical-align:top}</style>
+</head><body><main><h1>Novus — documentação da API</h1>
+<p>O documento completo (OpenAPI 3), com os esquemas de entrada e de erro: <a href="/api/docs/openapi.json">openapi.json</a>.</p>
+<table><caption>Rotas da API</caption><thead><tr><th scope="col">Método</th><th scope="col">Rota</th><th scope="col">Descrição e papéis</th><th scope="col">Entrada</th><th scope="col">Respostas</th></tr></thead>
+<tbody>${rows.join('\n')}</tbody></table></main></body></html>`;
+}
+
+/** GET /api/docs (the page) and /api/docs/openapi.json, for administradores. */
+export const docsRoutes: FastifyPluginAsync<{ access: Access }> = async (app, { access }) => {
+  const admin = { preHandler: access.allow('administrador') };
+  // The document is OpenAPI 3 (registerOpenapi), which is the shape docsPage reads.
+  app.get('/api/docs', admin, async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').send(docsPage(app.swagger() as Parameters<typeof docsPage>[0])),
+  );
+  app.get('/api/docs/openapi.json', admin, async () => app.swagger());
+};
