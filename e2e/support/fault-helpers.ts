@@ -129,3 +129,57 @@ export async function expectOnServerOnce(
   const numeros = new Set(expected.map((unidade) => unidade.numero));
   expect(stored.filter((record) => numeros.has(record.numero ?? '')).length).toBe(expected.length);
 }
+
+/** The database other data of the site fills, as photos of past days and other pages would. */
+const FILLER_DB = 'novus-e2e-enchimento';
+
+/**
+ * Writes random bytes into a separate IndexedDB database until the browser refuses them (QuotaExceededError),
+ * in 256 KB pieces and then 16 KB ones, so that less than 16 KB is left. Returns the bytes written.
+ */
+export async function fillStorage(page: Page): Promise<number> {
+  return page.evaluate(async (name) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open(name);
+      open.onupgradeneeded = () => open.result.createObjectStore('pedacos', { autoIncrement: true });
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    const put = (size: number) =>
+      new Promise<boolean>((resolve) => {
+        const bytes = new Uint8Array(size);
+        for (let start = 0; start < size; start += 65_536)
+          crypto.getRandomValues(bytes.subarray(start, start + 65_536));
+        const tx = db.transaction('pedacos', 'readwrite');
+        tx.objectStore('pedacos').add(new Blob([bytes]));
+        tx.oncomplete = () => resolve(true);
+        tx.onabort = () => resolve(false);
+      });
+    let written = 0;
+    for (const size of [256 * 1024, 16 * 1024]) {
+      for (let round = 0; round < 400 && (await put(size)); round += 1) written += size;
+    }
+    db.close();
+    return written;
+  }, FILLER_DB);
+}
+
+/** Frees what fillStorage took. */
+export async function emptyStorage(page: Page): Promise<void> {
+  await page.evaluate(
+    (name) =>
+      new Promise<void>((resolve, reject) => {
+        const request = indexedDB.deleteDatabase(name);
+        request.onsuccess = () => resolve();
+        request.onerror = () => reject(request.error);
+      }),
+    FILLER_DB,
+  );
+}
+
+/** The numbers of the project's units the server holds, one per stored record. */
+export async function serverUnidadeNumeros(admin: APIRequestContext, projetoNome: string): Promise<string[]> {
+  const response = await admin.get(`/api/unidade/${encodeURIComponent(projetoNome)}`);
+  expect(response.ok()).toBe(true);
+  return ((await response.json()) as { numero?: string }[]).map((record) => record.numero ?? '');
+}

@@ -32,3 +32,22 @@ export async function requestPersistentStorage(
   if (storage.persisted && (await storage.persisted())) return true;
   return storage.persist();
 }
+
+export const STORAGE_FULL_TEXT =
+  'Não há espaço no aparelho para gravar este registro. Os registros já gravados continuam no aparelho: ' +
+  'sincronize ou exporte os pendentes para liberar espaço e tente de novo.';
+
+/** The browser refused a write for want of space (Dexie wraps the DOMException and keeps it as `inner`). */
+export function isQuotaExceeded(error: unknown): boolean {
+  for (let cause = error; typeof cause === 'object' && cause !== null;) {
+    if ('name' in cause && cause.name === 'QuotaExceededError') return true;
+    cause = 'inner' in cause ? cause.inner : null;
+  }
+  return false;
+}
+
+/** What a failed save tells the technician: a full device in Portuguese, anything else as it came. */
+export function saveErrorText(error: unknown): string {
+  if (isQuotaExceeded(error)) return STORAGE_FULL_TEXT;
+  return error instanceof Error ? error.message : String(error);
+}

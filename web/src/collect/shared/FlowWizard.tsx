@@ -11,6 +11,7 @@ import { isInZonas } from '@novus/domain/geo/zonas';
 import { useServices, useSession } from '../../app/services';
 import { useGeolocation } from '../../map/field/geolocation';
 import { isDeletable, type LocalColeta } from '../../offline/records';
+import { saveErrorText } from '../../offline/storage';
 import type { FlowUi, MapLayer } from '../flow-ui';
 import { valuesOf } from '../flow-ui';
 import { ActionBar } from './ActionBar';
@@ -186,7 +187,7 @@ export function FlowWizard({ flow, ui }: Props) {
         else toMap();
         setSaved(true);
       } catch (error) {
-        setAlert(error instanceof Error ? error.message : String(error));
+        setAlert(saveErrorText(error));
       }
     },
     (errors) => ui.onInvalid?.(errors as Record<string, { message?: string } | undefined>),
