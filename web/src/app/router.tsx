@@ -1,6 +1,6 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { FLOWS } from '@novus/domain/flows/registry';
-import { FLOW_UI } from '../collect/flows';
+import type { FlowDefinition } from '@novus/domain/flows/flow';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { LinearProgress } from '@mui/material';
 import { LoginPage } from '../login/LoginPage';
@@ -18,11 +18,27 @@ const BackofficeApp = lazy(() =>
 // The wizards carry Leaflet; the menu, pending list, records and galleries carry the flows' forms: none of it
 // slows the home.
 const ProjetoPage = lazy(() => import('../technician/ProjetoPage').then((m) => ({ default: m.ProjetoPage })));
+// The flows' UIs (FLOW_UI: their forms, react-hook-form, the fields' components) come with the wizard or the
+// record screen; a flow whose UI is not built goes home, as an unknown address does.
 const FlowWizard = lazy(() =>
-  import('../collect/shared/FlowWizard').then((m) => ({ default: m.FlowWizard })),
+  Promise.all([import('../collect/shared/FlowWizard'), import('../collect/flows')]).then(
+    ([m, { FLOW_UI }]) => ({
+      default: ({ flow }: { flow: FlowDefinition }) => {
+        const ui = FLOW_UI[flow.key];
+        return ui ? <m.FlowWizard flow={flow} ui={ui} /> : <Navigate to="/" replace />;
+      },
+    }),
+  ),
 );
 const FlowRecordPage = lazy(() =>
-  import('../collect/shared/FlowRecordPage').then((m) => ({ default: m.FlowRecordPage })),
+  Promise.all([import('../collect/shared/FlowRecordPage'), import('../collect/flows')]).then(
+    ([m, { FLOW_UI }]) => ({
+      default: ({ flow }: { flow: FlowDefinition }) => {
+        const ui = FLOW_UI[flow.key];
+        return ui ? <m.FlowRecordPage flow={flow} ui={ui} /> : <Navigate to="/" replace />;
+      },
+    }),
+  ),
 );
 const LevantamentoPage = lazy(() =>
   import('../collect/levantamento/LevantamentoPage').then((m) => ({ default: m.LevantamentoPage })),
@@ -33,30 +49,26 @@ function Loading({ children }: { children: ReactNode }) {
   return <Suspense fallback={<LinearProgress aria-label="Carregando" />}>{children}</Suspense>;
 }
 
-/** The wizard and record screen of each flow whose UI is built (FLOW_UI), keyed so a flow change remounts. */
+/** The wizard and record screen of each flow (those whose UI is not built go home), keyed so a flow change remounts. */
 function flowRoutes() {
-  return FLOWS.flatMap((flow) => {
-    const ui = FLOW_UI[flow.key];
-    if (!ui) return [];
-    return [
-      {
-        path: `projeto/:projetoId/${flow.menuRoute}`,
-        element: (
-          <Loading>
-            <FlowWizard key={flow.key} flow={flow} ui={ui} />
-          </Loading>
-        ),
-      },
-      {
-        path: `${flow.recordPath}/:id`,
-        element: (
-          <Loading>
-            <FlowRecordPage key={flow.key} flow={flow} ui={ui} />
-          </Loading>
-        ),
-      },
-    ];
-  });
+  return FLOWS.flatMap((flow) => [
+    {
+      path: `projeto/:projetoId/${flow.menuRoute}`,
+      element: (
+        <Loading>
+          <FlowWizard key={flow.key} flow={flow} />
+        </Loading>
+      ),
+    },
+    {
+      path: `${flow.recordPath}/:id`,
+      element: (
+        <Loading>
+          <FlowRecordPage key={flow.key} flow={flow} />
+        </Loading>
+      ),
+    },
+  ]);
 }
 
 export function createAppRouter() {

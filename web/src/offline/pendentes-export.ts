@@ -1,7 +1,7 @@
 // 'Exportar pendentes': every record the server has not got yet, with its photos, in one zip the technician
 // keeps or sends, so a broken phone never costs a day of work. The records travel as the sync sends them
 // (uploadFields), and the back office imports the file through the same upload path (POST /api/pendentes/importar).
-import { zipSync, type Zippable } from 'fflate';
+import type { Zippable } from 'fflate';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
 import {
   PENDENTES_FORMATO,
@@ -71,6 +71,8 @@ export async function zipPendentes({ manifest, fotos }: PendentesFile): Promise<
     [PENDENTES_MANIFEST]: [new TextEncoder().encode(JSON.stringify(manifest, null, 2)), { level: 6 }],
   };
   for (const [arquivo, blob] of fotos) files[arquivo] = new Uint8Array(await blob.arrayBuffer());
+  // fflate only when a technician exports: the login and the home do not carry it.
+  const { zipSync } = await import('fflate');
   return zipSync(files, { level: 0 });
 }
 
