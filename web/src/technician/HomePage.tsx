@@ -26,8 +26,6 @@ export function HomePage() {
         Olá, {session?.nome ?? ''}
       </Typography>
 
-      <OfflineReadiness readiness={offline.readiness} />
-
       {pending.length > 0 && (
         <Stack spacing={1} data-testid="pendentes">
           {pending.map(({ fluxo, label, count }) => (
@@ -81,6 +79,9 @@ export function HomePage() {
           Log off
         </Button>
       </Stack>
+
+      {/* Below the actions: it appears once the checks answer, and must not move a button under a finger. */}
+      <OfflineReadiness readiness={offline.readiness} />
 
       <StoragePanel status={offline} />
 
