@@ -12,6 +12,7 @@ import { type MapaProjeto, type PontoEvento, STATUS, uuidFromCompact } from '@no
 import { type Database, openPostgres } from '../src/db/database.ts';
 import { PontosLive } from '../src/live/pontos.ts';
 import { fakeJpeg, multipart } from './support/multipart.ts';
+import { call } from './support/server-process.ts';
 import { sample } from './support/test-app.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -67,38 +68,6 @@ async function stopServer(server: Server | undefined): Promise<void> {
   await exited;
   clearTimeout(timer);
 }
-
-/** A browser-like call: JSON or form bodies, the session cookie, and the Set-Cookie it answers. */
-async function call(
-  server: Server,
-  method: string,
-  url: string,
-  options: {
-    cookie?: string;
-    json?: unknown;
-    form?: Record<string, string | string[]>;
-    multipart?: Body;
-  } = {},
-) {
-  const headers: Record<string, string> = options.cookie ? { cookie: options.cookie } : {};
-  let body: string | Buffer | undefined;
-  if (options.json !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(options.json);
-  } else if (options.form) {
-    headers['content-type'] = 'application/x-www-form-urlencoded';
-    const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(options.form)) {
-      for (const item of Array.isArray(value) ? value : [value]) params.append(key, item);
-    }
-    body = params.toString();
-  } else if (options.multipart) {
-    Object.assign(headers, options.multipart.headers);
-    body = options.multipart.payload;
-  }
-  return fetch(`${server.url}${url}`, { method, headers, ...(body === undefined ? {} : { body }) });
-}
-type Body = ReturnType<typeof multipart>;
 
 async function login(server: Server, login: string, password: string): Promise<string> {
   const response = await call(server, 'POST', '/api/auth/login', { json: { login, password } });

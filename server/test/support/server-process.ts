@@ -2,6 +2,7 @@
 // real HTTP as a browser would.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { formBody } from './test-app.ts';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -69,7 +70,7 @@ export interface CallOptions {
 }
 
 /** A browser-like call: JSON, form or multipart bodies and the session cookie. */
-export function call(server: ServerProcess, method: string, url: string, options: CallOptions = {}) {
+export function call(server: { url: string }, method: string, url: string, options: CallOptions = {}) {
   const headers: Record<string, string> = options.cookie ? { cookie: options.cookie } : {};
   let body: string | Buffer | undefined;
   if (options.json !== undefined) {
@@ -77,11 +78,7 @@ export function call(server: ServerProcess, method: string, url: string, options
     body = JSON.stringify(options.json);
   } else if (options.form) {
     headers['content-type'] = 'application/x-www-form-urlencoded';
-    const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(options.form)) {
-      for (const item of Array.isArray(value) ? value : [value]) params.append(key, item);
-    }
-    body = params.toString();
+    body = formBody(options.form);
   } else if (options.multipart) {
     Object.assign(headers, options.multipart.headers);
     body = options.multipart.payload;

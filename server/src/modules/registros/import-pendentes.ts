@@ -21,11 +21,10 @@ import { recordAuditoria } from '../auditoria/queries.ts';
 import { findUserByLogin } from '../usuarios/queries.ts';
 import { saveColeta } from './coleta.ts';
 import { getProjetoZonas, type NewFoto } from './queries.ts';
-import { PhotoSweeper } from './upload.ts';
+import { FOTO_GRANDE_DEMAIS, MAX_PHOTO_BYTES, PhotoSweeper } from './upload.ts';
 
 /** A day of a crew's photos, stored uncompressed in the zip. */
 const MAX_ZIP_BYTES = 300 * 1024 * 1024;
-const MAX_PHOTO_BYTES = 15 * 1024 * 1024;
 
 export const IMPORT_TEXTS = {
   notZip: 'O arquivo não é um zip válido de pendentes do Novus.',
@@ -38,7 +37,6 @@ export const IMPORT_TEXTS = {
   notUploader: (login: string) => `O usuário ${login} não é técnico nem administrador.`,
   projetoNotFound: 'Projeto não encontrado.',
   fotoMissing: (arquivo: string) => `A foto ${arquivo} não está no zip.`,
-  fotoTooLarge: `A foto excede o tamanho máximo de ${MAX_PHOTO_BYTES / 1024 / 1024} MB.`,
   badSlot: 'Posição de foto inválida para este fluxo.',
   clash: 'Já existe outro registro com esse identificador.',
 } as const;
@@ -122,7 +120,7 @@ export async function importPendentesRoutes(
     for (const { slot, arquivo } of pendente.fotos) {
       const bytes = readZip(zip, (name) => name === arquivo)[arquivo];
       if (!bytes) throw badRequest(IMPORT_TEXTS.fotoMissing(arquivo));
-      if (bytes.byteLength > MAX_PHOTO_BYTES) throw tooLarge(IMPORT_TEXTS.fotoTooLarge);
+      if (bytes.byteLength > MAX_PHOTO_BYTES) throw tooLarge(FOTO_GRANDE_DEMAIS);
       const blob = await blobs.putImage(Readable.from([Buffer.from(bytes)])).catch((error: unknown) => {
         if (error instanceof NotAnImageError) throw badRequest(error.message);
         throw error;

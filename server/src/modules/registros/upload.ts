@@ -8,7 +8,9 @@ import { badRequest, conflict, parseInput, tooLarge, unsupportedMedia } from '..
 import { type BlobStore, NotAnImageError } from '../../storage/blob-store.ts';
 import { type NewFoto, referencedHashes } from './queries.ts';
 
-const MAX_PHOTO_BYTES = 15 * 1024 * 1024;
+/** The largest photo taken, by the sync's upload and by an import of pendentes. */
+export const MAX_PHOTO_BYTES = 15 * 1024 * 1024;
+export const FOTO_GRANDE_DEMAIS = `A foto excede o tamanho máximo de ${MAX_PHOTO_BYTES / 1024 / 1024} MB.`;
 const MAX_FIELD_BYTES = 64 * 1024;
 
 /**
@@ -141,8 +143,7 @@ export async function readUpload<Admitted>(
     // on the same file; a request that fails removes what it stored and nobody refers to (PhotoSweeper).
     const blob = await blobs.putImage(part.file).catch((error: unknown) => {
       // A photo over the limit arrives cut at it: say so, not that it is broken.
-      if (part.file.truncated)
-        throw tooLarge(`A foto excede o tamanho máximo de ${MAX_PHOTO_BYTES / 1024 / 1024} MB.`);
+      if (part.file.truncated) throw tooLarge(FOTO_GRANDE_DEMAIS);
       if (error instanceof NotAnImageError) throw unsupportedMedia(error.message);
       throw error;
     });
