@@ -6,14 +6,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 
-/** What a mid-range phone parses in about a second (issue 13). */
-const BUDGET_KB = 170;
 /**
- * Not under the budget yet: `npm test` (test:e2e, after the build) fails above the weight reached so far, so the
- * first page can only get lighter; `npm start` never stops on it. Lower it with each gain, down to BUDGET_KB.
+ * What a mid-range phone parses in about a second (issue 13). `npm test` (test:e2e, after the build) fails above
+ * it; `npm start` never stops on it. The login and the home are in the entry's static imports (app/AppRoutes.tsx);
+ * the device's code (Dexie, the registry, zod) and every other screen load beside or after them.
  */
-const CEILING_KB = 266;
-const LIMIT_KB = Math.max(BUDGET_KB, CEILING_KB);
+const BUDGET_KB = 170;
 
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', process.argv[2] ?? 'dist');
 const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
@@ -43,10 +41,8 @@ for (const url of critical) {
   total += size;
   console.log(`budget: ${kb(size).padStart(9)}  ${url}`);
 }
-console.log(
-  `budget: ${kb(total).padStart(9)}  first page, gzip (budget ${BUDGET_KB} KB, fails above ${LIMIT_KB} KB)`,
-);
-if (total > LIMIT_KB * 1024) {
-  console.error(`budget: the first page weighs ${kb(total)} gzip, over the limit of ${LIMIT_KB} KB`);
+console.log(`budget: ${kb(total).padStart(9)}  first page, gzip (fails above the budget of ${BUDGET_KB} KB)`);
+if (total > BUDGET_KB * 1024) {
+  console.error(`budget: the first page weighs ${kb(total)} gzip, over the budget of ${BUDGET_KB} KB`);
   process.exit(1);
 }

@@ -1,30 +1,24 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { CssBaseline, ThemeProvider } from '@mui/material';
 import { ApiClient } from './api/client';
 import { logError } from './api/logger';
+import { AppRoutes } from './app/AppRoutes';
 import { ErrorBoundary } from './app/ErrorBoundary';
-import { createAppRouter } from './app/router';
-import { ServicesProvider, type Services } from './app/services';
+import { DeviceLoader, ServicesProvider, type Shell } from './app/services';
 import { theme } from './app/theme';
 import { UpdatePrompt } from './app/UpdatePrompt';
-import { HttpSyncTransport } from './api/sync-transport';
-import { LocalStore } from './offline/local-store';
-import { RecordStore } from './offline/records';
 import { WorkTracker } from './offline/work';
 import { SessionStore } from './offline/session';
 
-const localStore = new LocalStore();
-const services: Services = {
+const shell: Shell = {
   session: new SessionStore(window.localStorage),
-  localStore,
   api: new ApiClient(),
-  records: new RecordStore(localStore.db),
-  transport: new HttpSyncTransport(),
   work: new WorkTracker(),
 };
-const router = createAppRouter();
+// Dexie, the flow registry and zod: fetched beside the first page, never before it shows (issue 13).
+const device = new DeviceLoader(import('./offline/device').then((m) => m.createDevice()));
 
 const container = document.getElementById('root');
 if (container === null) throw new Error('index.html has no #root');
@@ -35,15 +29,17 @@ createRoot(container).render(
       <CssBaseline />
       <ErrorBoundary
         onError={(error) =>
-          void logError(services.api, {
+          void logError(shell.api, {
             message: 'RENDER CRASH',
-            tecnico: services.session.get()?.nome,
+            tecnico: shell.session.get()?.nome,
             details: error,
           })
         }
       >
-        <ServicesProvider services={services}>
-          <RouterProvider router={router} />
+        <ServicesProvider shell={shell} device={device}>
+          <BrowserRouter>
+            <AppRoutes />
+          </BrowserRouter>
           <UpdatePrompt />
         </ServicesProvider>
       </ErrorBoundary>

@@ -1,11 +1,12 @@
 // The one place the app talks HTTP: same-origin JSON calls with the auth cookie.
-import { z } from 'zod';
+// On the first page's path (the login): zod comes only with the schemas the callers pass.
+import type { z } from 'zod';
 
-export const errorBodySchema = z.object({
-  message: z.string().optional(),
-  errors: z.array(z.object({ msg: z.string() })).optional(),
-});
-export type ErrorBody = z.infer<typeof errorBodySchema>;
+/** The error shape of every API answer (server/src/errors.ts). */
+export interface ErrorBody {
+  message?: string;
+  errors?: { msg: string }[];
+}
 
 /** A non-OK answer, or no answer at all (status 0: offline or the server is down). */
 export class ApiError extends Error {
@@ -83,9 +84,24 @@ function encode(body: unknown): Pick<RequestInit, 'headers' | 'body'> {
 
 async function readErrorBody(response: Response): Promise<ErrorBody> {
   try {
-    const parsed = errorBodySchema.safeParse(await response.json());
-    return parsed.success ? parsed.data : {};
+    return errorBody(await response.json());
   } catch {
     return {};
   }
+}
+
+/** The known fields of an error answer; anything else in it is dropped. */
+function errorBody(data: unknown): ErrorBody {
+  if (typeof data !== 'object' || data === null) return {};
+  const { message, errors } = data as Record<string, unknown>;
+  const body: ErrorBody = {};
+  if (typeof message === 'string') body.message = message;
+  if (Array.isArray(errors)) {
+    body.errors = errors.flatMap((item: unknown) =>
+      typeof item === 'object' && item !== null && typeof (item as { msg?: unknown }).msg === 'string'
+        ? [{ msg: (item as { msg: string }).msg }]
+        : [],
+    );
+  }
+  return body;
 }

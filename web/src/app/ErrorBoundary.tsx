@@ -4,6 +4,8 @@ import { CrashReport } from './CrashReport';
 interface Props {
   children: ReactNode;
   onError?: (error: unknown, info: ErrorInfo) => void;
+  /** A crash stays shown until this changes (the routes pass the address: another screen may work). */
+  resetKey?: string;
 }
 
 interface State {
@@ -20,6 +22,12 @@ export class ErrorBoundary extends Component<Props, State> {
 
   override componentDidCatch(error: unknown, info: ErrorInfo): void {
     this.props.onError?.(error, info);
+  }
+
+  override componentDidUpdate(previous: Props): void {
+    if (this.state.failed && previous.resetKey !== this.props.resetKey) {
+      this.setState({ error: null, failed: false });
+    }
   }
 
   override render(): ReactNode {

@@ -1,6 +1,8 @@
-// The app's long-lived objects (session, device database, API client), created once in main.tsx
-// and handed down by context so tests and screens never reach for module state.
-import { createContext, useContext, useEffect, useSyncExternalStore, type ReactNode } from 'react';
+// The app's long-lived objects, created once in main.tsx and handed down by context so tests and screens never
+// reach for module state. Two parts: the shell (session, API client, work tracker), there from the first frame,
+// and the device (IndexedDB through Dexie, the record store, the sync transport), loaded beside the first page so
+// the login and the home show before its code arrives (issue 13: the first page's weight).
+import { createContext, use, useContext, useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import type { ApiClient } from '../api/client';
 import type { HttpSyncTransport } from '../api/sync-transport';
 import type { LocalStore } from '../offline/local-store';
@@ -8,21 +10,64 @@ import type { RecordStore } from '../offline/records';
 import type { WorkTracker } from '../offline/work';
 import { SESSION_KEY, type Session, type SessionStore } from '../offline/session';
 
-export interface Services {
+export interface Shell {
   session: SessionStore;
-  localStore: LocalStore;
   api: ApiClient;
-  /** The one write path for collected records (offline/records.ts). */
-  records: RecordStore;
-  transport: HttpSyncTransport;
   /** Sync, compression and wizards in progress: an update waits for them. */
   work: WorkTracker;
 }
 
-const ServicesContext = createContext<Services | null>(null);
+export interface Device {
+  localStore: LocalStore;
+  /** The one write path for collected records (offline/records.ts). */
+  records: RecordStore;
+  transport: HttpSyncTransport;
+}
 
-export function ServicesProvider({ services, children }: { services: Services; children: ReactNode }) {
-  const { session } = services;
+export type Services = Shell & Device;
+
+/** The device's services as they load: the promise, and its value once it has one. */
+export class DeviceLoader {
+  readonly promise: Promise<Device>;
+  private value: Device | undefined;
+
+  constructor(device: Device | Promise<Device>) {
+    this.promise = Promise.resolve(device);
+    if (!(device instanceof Promise)) this.value = device;
+    void this.promise.then(
+      (value) => {
+        this.value = value;
+      },
+      () => undefined,
+    );
+  }
+
+  /** The device's services when they are ready (stable: a dependency of effects). */
+  readonly load = (): Promise<Device> => this.promise;
+
+  /** The device's services, or undefined while their code loads. */
+  get current(): Device | undefined {
+    return this.value;
+  }
+}
+
+interface Context {
+  shell: Shell;
+  device: DeviceLoader;
+}
+
+const ServicesContext = createContext<Context | null>(null);
+
+export function ServicesProvider({
+  shell,
+  device,
+  children,
+}: {
+  shell: Shell;
+  device: DeviceLoader;
+  children: ReactNode;
+}) {
+  const { session } = shell;
   useEffect(() => {
     const onStorage = (event: StorageEvent) => {
       if (event.key === SESSION_KEY || event.key === null) session.notify();
@@ -30,17 +75,34 @@ export function ServicesProvider({ services, children }: { services: Services; c
     window.addEventListener('storage', onStorage);
     return () => window.removeEventListener('storage', onStorage);
   }, [session]);
-  return <ServicesContext.Provider value={services}>{children}</ServicesContext.Provider>;
+  return <ServicesContext.Provider value={{ shell, device }}>{children}</ServicesContext.Provider>;
 }
 
+function useServicesContext(): Context {
+  const context = useContext(ServicesContext);
+  if (context === null) throw new Error('useServices outside ServicesProvider');
+  return context;
+}
+
+/** Session, API client and work tracker: never waits. */
+export function useShell(): Shell {
+  return useServicesContext().shell;
+}
+
+/** Every service; suspends (to the nearest Suspense) while the device's code is still loading. */
 export function useServices(): Services {
-  const services = useContext(ServicesContext);
-  if (services === null) throw new Error('useServices outside ServicesProvider');
-  return services;
+  const { shell, device } = useServicesContext();
+  const loaded = device.current ?? use(device.promise);
+  return { ...shell, ...loaded };
+}
+
+/** For screens that show before the device loads: its services when an action needs them. */
+export function useDevice(): () => Promise<Device> {
+  return useServicesContext().device.load;
 }
 
 /** The current session, re-rendering on login and logout. */
 export function useSession(): Session | null {
-  const { session } = useServices();
+  const { session } = useShell();
   return useSyncExternalStore(session.subscribe, session.get);
 }

@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { me } from '../api/auth';
 import { ApiClient } from '../api/client';
 import { logError } from '../api/logger';
-import { useServices } from '../app/services';
+import { useShell } from '../app/services';
 
 interface BackofficeApi {
   api: ApiClient;
@@ -15,7 +15,7 @@ interface BackofficeApi {
 const BackofficeApiContext = createContext<BackofficeApi | null>(null);
 
 export function BackofficeApiProvider({ children }: { children: ReactNode }) {
-  const { session, api: plainApi } = useServices();
+  const { session, api: plainApi } = useShell();
   const navigate = useNavigate();
   const value = useMemo<BackofficeApi>(() => {
     const api = new ApiClient({

@@ -1,52 +1,60 @@
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Box, Button, CircularProgress, Paper, Stack, TextField, Typography } from '@mui/material';
-import { loginSchema } from '@novus/domain/auth';
-import { login } from '../api/auth';
-import { ApiError } from '../api/client';
-import { rememberLogin } from '../offline/pendentes-export';
-import { requestPersistentStorage } from '../offline/storage';
-import { useServices, useSession } from '../app/services';
+import { Alert, Box, Button, CircularProgress, Paper, Stack, Typography } from '@mui/material';
+import { useSession, useShell } from '../app/services';
+import type { LoginErrors } from './submit';
+import { LoginField } from './LoginField';
 import { destinationFor } from './target';
 
 const LOGIN_FAILED = 'Não foi possível entrar. Verifique a conexão e tente novamente.';
 
 export function LoginPage() {
-  const { api, session: sessionStore } = useServices();
+  const { api, session: sessionStore } = useShell();
   const session = useSession();
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
   const destination = destinationFor(searchParams.get('target'));
+  const [errors, setErrors] = useState<LoginErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm({ resolver: zodResolver(loginSchema), defaultValues: { login: '', password: '' } });
+  const [submitting, setSubmitting] = useState(false);
 
-  if (session !== null && !isSubmitting) return <Navigate to={destination} replace />;
+  if (session !== null && !submitting) return <Navigate to={destination} replace />;
 
-  const onSubmit = handleSubmit(async (input) => {
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const values = { login: String(form.get('login') ?? ''), password: String(form.get('password') ?? '') };
     setFailure(null);
+    setSubmitting(true);
     try {
-      const claims = await login(api, input);
-      sessionStore.set(claims);
-      rememberLogin(window.localStorage, input.login);
-      void requestPersistentStorage().catch(() => false);
-      navigate(destination, { replace: true });
-    } catch (error) {
-      setFailure(error instanceof ApiError && error.serverMessage ? error.serverMessage : LOGIN_FAILED);
+      const { submitLogin } = await import('./submit');
+      const result = await submitLogin(api, values);
+      if (result.ok) {
+        sessionStore.set(result.session);
+        navigate(destination, { replace: true });
+        return;
+      }
+      setErrors('errors' in result ? result.errors : {});
+      if ('failure' in result) setFailure(result.failure);
+    } catch {
+      // no answer, or the submit's own code did not load
+      setFailure(LOGIN_FAILED);
+    } finally {
+      setSubmitting(false);
     }
-  });
+  };
 
   return (
     <Box
       component="main"
       sx={{ minHeight: '100dvh', display: 'grid', placeItems: 'center', p: 2, bgcolor: 'grey.100' }}
     >
-      <Paper component="form" onSubmit={onSubmit} noValidate sx={{ p: 3, width: '100%', maxWidth: 380 }}>
+      <Paper
+        component="form"
+        onSubmit={(event: FormEvent<HTMLFormElement>) => void onSubmit(event)}
+        noValidate
+        sx={{ p: 3, width: '100%', maxWidth: 380 }}
+      >
         <Stack spacing={2}>
           <Typography component="h1" variant="h5">
             Novus
@@ -56,30 +64,26 @@ export function LoginPage() {
               {failure}
             </Alert>
           )}
-          <TextField
+          <LoginField
             label="Login"
-            required
+            name="login"
             autoComplete="username"
             autoCapitalize="none"
-            error={errors.login !== undefined}
-            helperText={errors.login?.message}
-            {...register('login')}
+            error={errors.login}
           />
-          <TextField
+          <LoginField
             label="Senha"
+            name="password"
             type="password"
-            required
             autoComplete="current-password"
-            error={errors.password !== undefined}
-            helperText={errors.password?.message}
-            {...register('password')}
+            error={errors.password}
           />
           <Button
             type="submit"
             variant="contained"
             size="large"
-            disabled={isSubmitting}
-            startIcon={isSubmitting ? <CircularProgress size={18} color="inherit" /> : undefined}
+            disabled={submitting}
+            startIcon={submitting ? <CircularProgress size={18} color="inherit" /> : undefined}
           >
             Entrar
           </Button>

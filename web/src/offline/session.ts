@@ -1,15 +1,15 @@
 // The session claims kept on the device: the auth cookie is HttpOnly, and a technician
 // must reach the home screen offline for weeks, so the claims from login live here.
-import { z } from 'zod';
-import { sessionClaimsSchema } from '@novus/domain/auth';
+// The store is on the first page's path: it reads its own JSON with a type guard, not with zod (api/auth.ts parses
+// the server's answer with the schema).
+import type { SessionClaims } from '@novus/domain/auth';
 
 export const SESSION_KEY = 'novus.session';
 
-export const sessionSchema = sessionClaimsSchema.extend({
+export interface Session extends SessionClaims {
   /** Expiry in epoch seconds, as the server's token has it. */
-  exp: z.number(),
-});
-export type Session = z.infer<typeof sessionSchema>;
+  exp: number;
+}
 
 type Listener = () => void;
 
@@ -61,9 +61,18 @@ export class SessionStore {
 function parse(raw: string | null): Session | null {
   if (raw === null) return null;
   try {
-    const result = sessionSchema.safeParse(JSON.parse(raw));
-    return result.success ? result.data : null;
+    const value: unknown = JSON.parse(raw);
+    return isSession(value) ? value : null;
   } catch {
     return null;
   }
+}
+
+const isStrings = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((item) => typeof item === 'string');
+
+function isSession(value: unknown): value is Session {
+  if (typeof value !== 'object' || value === null) return false;
+  const { nome, roles, zonas, exp } = value as Record<string, unknown>;
+  return typeof nome === 'string' && isStrings(roles) && isStrings(zonas) && typeof exp === 'number';
 }

@@ -1,22 +1,20 @@
 // The technician's home (SPEC.md section 1): greeting, per-flow banners, the day's actions, version and storage.
+// On the first page: the greeting, banners and actions show at once; what reads the device (readiness, storage,
+// versions) is a chunk of its own below them.
+import { lazy, Suspense } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { Alert, Button, Card, CardContent, CircularProgress, Stack, Typography } from '@mui/material';
-import { APP_VERSION } from '@novus/domain/constants';
+import { Alert, Button, CircularProgress, Stack, Typography } from '@mui/material';
 import { canEnterBackoffice } from '@novus/domain/roles';
 import { useSession } from '../app/services';
 import { useLogout } from '../app/use-logout';
-import { useDeviceInfo } from './use-device-info';
 import { useFieldWork } from './use-field-work';
-import { OfflineReadiness } from './OfflineReadiness';
-import { StoragePanel } from './StoragePanel';
-import { useOfflineStatus } from './use-offline-status';
+
+const HomeStatus = lazy(() => import('./HomeStatus').then((m) => ({ default: m.HomeStatus })));
 
 export function HomePage() {
   const session = useSession();
   const logOff = useLogout('/');
-  const device = useDeviceInfo();
   const { busy, status, error, pending, version, compress, sync } = useFieldWork();
-  const offline = useOfflineStatus(version);
   const spinner = (kind: 'compress' | 'sync') =>
     busy === kind ? <CircularProgress size={20} color="inherit" aria-hidden /> : undefined;
 
@@ -80,25 +78,10 @@ export function HomePage() {
         </Button>
       </Stack>
 
-      {/* Below the actions: it appears once the checks answer, and must not move a button under a finger. */}
-      <OfflineReadiness readiness={offline.readiness} />
-
-      <StoragePanel status={offline} />
-
-      <Card variant="outlined">
-        <CardContent>
-          <Stack spacing={0.5}>
-            <Typography variant="body2" data-testid="app-version">
-              Versão {APP_VERSION}
-            </Typography>
-            <Typography variant="body2" data-testid="db-version">
-              {device.databaseError !== null
-                ? `Banco de dados local: erro ao abrir (${device.databaseError})`
-                : `Banco de dados local: versão ${device.databaseVersion ?? '…'}`}
-            </Typography>
-          </Stack>
-        </CardContent>
-      </Card>
+      {/* Below the actions: it appears once the device answers, and must not move a button under a finger. */}
+      <Suspense fallback={null}>
+        <HomeStatus version={version} />
+      </Suspense>
     </Stack>
   );
 }

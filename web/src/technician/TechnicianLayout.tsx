@@ -1,29 +1,14 @@
-import { useState } from 'react';
-import { Link as RouterLink, Outlet } from 'react-router';
-import {
-  AppBar,
-  Box,
-  Container,
-  Drawer,
-  IconButton,
-  List,
-  ListItem,
-  ListItemButton,
-  ListItemText,
-  ThemeProvider,
-  Toolbar,
-  Typography,
-} from '@mui/material';
+import { lazy, Suspense, useState } from 'react';
+import { Outlet } from 'react-router';
+import { AppBar, Box, Container, IconButton, ThemeProvider, Toolbar, Typography } from '@mui/material';
 import MenuIcon from '@mui/icons-material/Menu';
-import { SIDE_DRAWER_WIDTH } from '@novus/domain/constants';
 import { canEnterBackoffice } from '@novus/domain/roles';
 import { useSession } from '../app/services';
+import type { DrawerEntry } from './MenuDrawer';
 import { technicianTheme } from './technician-theme';
 
-interface DrawerEntry {
-  label: string;
-  path: string;
-}
+// The drawer (MUI's Modal, its transitions and focus trap) is not on the first page.
+const MenuDrawer = lazy(() => import('./MenuDrawer').then((m) => ({ default: m.MenuDrawer })));
 
 const TECHNICIAN_MENU: readonly DrawerEntry[] = [
   { label: 'Início', path: '/' },
@@ -34,6 +19,7 @@ const TECHNICIAN_MENU: readonly DrawerEntry[] = [
 export function TechnicianLayout() {
   const session = useSession();
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const [drawerUsed, setDrawerUsed] = useState(false);
   const entries =
     session && canEnterBackoffice(session.roles)
       ? [...TECHNICIAN_MENU, { label: 'Back office', path: '/backoffice' }]
@@ -51,7 +37,10 @@ export function TechnicianLayout() {
               aria-label="Menu"
               aria-controls={drawerOpen ? 'menu-lateral' : undefined}
               aria-expanded={drawerOpen}
-              onClick={() => setDrawerOpen(true)}
+              onClick={() => {
+                setDrawerUsed(true);
+                setDrawerOpen(true);
+              }}
               sx={{ mr: 1 }}
             >
               <MenuIcon />
@@ -61,25 +50,12 @@ export function TechnicianLayout() {
             </Typography>
           </Toolbar>
         </AppBar>
-        <Drawer
-          id="menu-lateral"
-          variant="temporary"
-          open={drawerOpen}
-          onClose={closeDrawer}
-          sx={{ '& .MuiDrawer-paper': { width: SIDE_DRAWER_WIDTH } }}
-        >
-          <Box component="nav" aria-label="Menu lateral">
-            <List>
-              {entries.map((entry) => (
-                <ListItem key={entry.path} disablePadding>
-                  <ListItemButton component={RouterLink} to={entry.path} onClick={closeDrawer}>
-                    <ListItemText primary={entry.label} />
-                  </ListItemButton>
-                </ListItem>
-              ))}
-            </List>
-          </Box>
-        </Drawer>
+        {/* Mounted from the first opening on, so it can slide closed again. */}
+        {drawerUsed && (
+          <Suspense fallback={null}>
+            <MenuDrawer id="menu-lateral" open={drawerOpen} entries={entries} onClose={closeDrawer} />
+          </Suspense>
+        )}
         <Container component="main" maxWidth="sm" sx={{ py: 2 }}>
           <Outlet />
         </Container>

@@ -1,72 +1,92 @@
 // Compactar Imagens and Sincronizar (SPEC.md sections 4 and 5): one at a time, status as the engine reports it,
-// an expired session sends the technician to log in again with every record still on the device.
+// an expired session sends the technician to log in again with every record still on the device. The home shows
+// before the device's code arrives: the work itself (field-work.ts) loads on the home's first effect.
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { FLOWS } from '@novus/domain/flows/registry';
-import { useServices } from '../app/services';
-import { browserCompressor, COMPRESS_TEXTS, compressAll, progressText } from '../offline/compress';
-import { READINESS_TEXTS, supportsOfflineApp, waitForAppShell } from '../offline/readiness';
-import { SessionExpiredError, SYNC_TEXTS, SyncEngine } from '../offline/sync';
+import { type Device, useDevice, useShell } from '../app/services';
+import type { Pending } from './field-work';
+
+export type { Pending };
 
 export const FIELD_TEXTS = {
   refuse: 'Nao e possivel sincronizar. Favor compactar imagens.',
   confirm: 'Esse procedimento leva alguns minutos para concluir. Deseja continuar?',
+  compressing: 'Compactando imagens...',
 } as const;
 
-export interface Pending {
-  fluxo: string;
-  label: string;
-  count: number;
+/**
+ * The banners as the home last showed them: drawn at once on the next visit, then corrected, so the counts'
+ * late arrival never moves the buttons under a finger.
+ */
+const PENDING_KEY = 'novus.pendentesNaTela';
+
+function lastPending(): Pending[] {
+  try {
+    const value: unknown = JSON.parse(window.localStorage.getItem(PENDING_KEY) ?? '[]');
+    return Array.isArray(value) ? (value as Pending[]) : [];
+  } catch {
+    return [];
+  }
 }
 
+const loadWork = () => import('./field-work');
+
 export function useFieldWork() {
-  const { records, transport, localStore, session, work } = useServices();
+  const { session, work } = useShell();
+  const device = useDevice();
   const navigate = useNavigate();
   const [busy, setBusy] = useState<'compress' | 'sync' | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [error, setError] = useState(false);
-  const [pending, setPending] = useState<Pending[]>([]);
+  const [pending, setPending] = useState<Pending[]>(lastPending);
   const [version, setVersion] = useState(0);
 
   useEffect(() => {
     let active = true;
     void (async () => {
-      const projetos = await localStore.listProjetos();
-      const fluxos = new Set(projetos.flatMap((projeto) => projeto.fluxos));
-      const list: Pending[] = [];
-      for (const flow of FLOWS) {
-        if (!fluxos.has(flow.key)) continue;
-        const count = (await records.pending(flow)).length;
-        list.push({ fluxo: flow.key, label: flow.labels.banner, count });
-      }
-      if (active) setPending(list);
+      const [{ readPending }, services] = await Promise.all([loadWork(), device()]);
+      const list = await readPending(services);
+      if (!active) return;
+      setPending(list);
+      window.localStorage.setItem(PENDING_KEY, JSON.stringify(list));
     })().catch(() => undefined);
     return () => {
       active = false;
     };
-  }, [records, localStore, version]);
+  }, [device, version]);
 
   const compress = useCallback(async () => {
     const end = work.begin('compress');
     setBusy('compress');
     setError(false);
-    setStatus('Compactando imagens...');
+    setStatus(FIELD_TEXTS.compressing);
     try {
-      const compressor = await browserCompressor();
-      await compressAll(records, FLOWS, compressor, (progress) => setStatus(progressText(progress)));
-      setStatus(COMPRESS_TEXTS.done);
+      const [fieldWork, services] = await Promise.all([loadWork(), device()]);
+      const outcome = await fieldWork.compress(services, setStatus);
+      setError(outcome.error);
+      if (outcome.status !== null) setStatus(outcome.status);
     } catch (cause) {
+      // the app's own code could not load (offline before the service worker kept it)
       setError(true);
-      setStatus(`${COMPRESS_TEXTS.failed}: ${cause instanceof Error ? cause.message : String(cause)}`);
+      setStatus(messageOf(cause));
     } finally {
       setBusy(null);
       end();
       setVersion((v) => v + 1);
     }
-  }, [records, work]);
+  }, [device, work]);
 
   const sync = useCallback(async () => {
-    if (await records.hasUncompressed(FLOWS)) {
+    let fieldWork: Awaited<ReturnType<typeof loadWork>>;
+    let services: Device;
+    try {
+      [fieldWork, services] = await Promise.all([loadWork(), device()]);
+    } catch (cause) {
+      setError(true);
+      setStatus(messageOf(cause));
+      return;
+    }
+    if (await fieldWork.hasUncompressed(services)) {
       window.alert(FIELD_TEXTS.refuse);
       return;
     }
@@ -75,39 +95,24 @@ export function useFieldWork() {
     setBusy('sync');
     setError(false);
     try {
-      const engine = new SyncEngine({
-        db: localStore.db,
-        records,
-        transport,
-        flows: FLOWS,
-        tecnico: session.get()?.nome ?? '',
-        // 'Sincronizacao concluida' waits until the app itself opens offline (below).
-        onStatus: (text) => setStatus(text === SYNC_TEXTS.done ? READINESS_TEXTS.waitingApp : text),
-      });
-      const result = await engine.run();
-      if (result.ok) {
-        const appReady = !supportsOfflineApp() || (await waitForAppShell());
-        setStatus(appReady ? SYNC_TEXTS.done : READINESS_TEXTS.appNotSaved);
-        setError(!appReady);
-      } else {
-        setError(true);
-      }
-    } catch (cause) {
-      if (cause instanceof SessionExpiredError) {
-        window.alert(cause.message);
+      const outcome = await fieldWork.sync(services, session.get()?.nome ?? '', setStatus);
+      if (outcome.expired !== undefined) {
+        window.alert(outcome.expired);
         // The device's claims are stale: forget them so the login screen shows; IndexedDB keeps every record.
         session.clear();
         navigate('/login', { replace: true });
         return;
       }
-      setError(true);
-      setStatus(cause instanceof Error ? cause.message : String(cause));
+      setError(outcome.error);
+      if (outcome.status !== null) setStatus(outcome.status);
     } finally {
       setBusy(null);
       end();
       setVersion((v) => v + 1);
     }
-  }, [records, localStore, transport, session, work, navigate]);
+  }, [device, session, work, navigate]);
 
   return { busy, status, error, pending, version, compress, sync };
 }
+
+const messageOf = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause));

@@ -1,7 +1,7 @@
 // The tile URL templates, remembered on the device: the map must draw offline, where /api/config cannot answer.
 import { useEffect, useState } from 'react';
 import { getTileConfig, type TileConfig } from '../../api/tiles-config';
-import { useServices } from '../../app/services';
+import { useShell } from '../../app/services';
 
 const KEY = 'novus.tiles';
 
@@ -18,7 +18,7 @@ function remembered(): TileConfig | null {
 }
 
 export function useTileConfig(): TileConfig | null {
-  const { api } = useServices();
+  const { api } = useShell();
   const [config, setConfig] = useState<TileConfig | null>(remembered);
   useEffect(() => {
     let active = true;

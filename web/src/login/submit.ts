@@ -1,0 +1,39 @@
+// What 'Entrar' runs: the login schema (zod), the call and what the device remembers. Loaded on the first
+// submit, so the login screen shows without zod (issue 13).
+import { loginSchema } from '@novus/domain/auth';
+import { login } from '../api/auth';
+import { ApiError, type ApiClient } from '../api/client';
+import { rememberLogin } from '../offline/pendentes-export';
+import type { Session } from '../offline/session';
+import { requestPersistentStorage } from '../offline/storage';
+
+export type LoginErrors = Partial<Record<'login' | 'password', string>>;
+
+export type LoginResult =
+  { ok: true; session: Session } | { ok: false; errors: LoginErrors } | { ok: false; failure: string };
+
+export async function submitLogin(
+  api: ApiClient,
+  values: { login: string; password: string },
+): Promise<LoginResult> {
+  const parsed = loginSchema.safeParse(values);
+  if (!parsed.success) {
+    const errors: LoginErrors = {};
+    for (const issue of parsed.error.issues) {
+      const field = issue.path[0];
+      if ((field === 'login' || field === 'password') && errors[field] === undefined)
+        errors[field] = issue.message;
+    }
+    return { ok: false, errors };
+  }
+  try {
+    const session = await login(api, parsed.data);
+    rememberLogin(window.localStorage, parsed.data.login);
+    void requestPersistentStorage().catch(() => false);
+    return { ok: true, session };
+  } catch (error) {
+    // the server's own words (wrong password, too many tries); anything else is the caller's to say
+    if (error instanceof ApiError && error.serverMessage) return { ok: false, failure: error.serverMessage };
+    throw error;
+  }
+}

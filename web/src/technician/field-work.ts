@@ -1,0 +1,74 @@
+// What the home's Compactar Imagens and Sincronizar run, and the per-flow pending counts: the registry, the sync
+// engine and the compressor, loaded on the home's first use so the home itself shows without them (issue 13).
+import { FLOWS } from '@novus/domain/flows/registry';
+import type { Device } from '../app/services';
+import { browserCompressor, COMPRESS_TEXTS, compressAll, progressText } from '../offline/compress';
+import { READINESS_TEXTS, supportsOfflineApp, waitForAppShell } from '../offline/readiness';
+import { SessionExpiredError, SYNC_TEXTS, SyncEngine } from '../offline/sync';
+
+export interface Pending {
+  fluxo: string;
+  label: string;
+  count: number;
+}
+
+/** The home's banners: each flow of the device's projects with its records waiting for the server. */
+export async function readPending({ localStore, records }: Device): Promise<Pending[]> {
+  const projetos = await localStore.listProjetos();
+  const fluxos = new Set(projetos.flatMap((projeto) => projeto.fluxos));
+  const list: Pending[] = [];
+  for (const flow of FLOWS) {
+    if (!fluxos.has(flow.key)) continue;
+    const count = (await records.pending(flow)).length;
+    list.push({ fluxo: flow.key, label: flow.labels.banner, count });
+  }
+  return list;
+}
+
+export interface Outcome {
+  /** The last word for the status line; null keeps what the engine said last. */
+  status: string | null;
+  error: boolean;
+}
+
+export async function compress({ records }: Device, onStatus: (text: string) => void): Promise<Outcome> {
+  try {
+    const compressor = await browserCompressor();
+    await compressAll(records, FLOWS, compressor, (progress) => onStatus(progressText(progress)));
+    return { status: COMPRESS_TEXTS.done, error: false };
+  } catch (cause) {
+    return { status: `${COMPRESS_TEXTS.failed}: ${messageOf(cause)}`, error: true };
+  }
+}
+
+export function hasUncompressed({ records }: Device): Promise<boolean> {
+  return records.hasUncompressed(FLOWS);
+}
+
+/** A sync to its end; `expired` when the server no longer knows the session (every record stays on the device). */
+export async function sync(
+  { localStore, records, transport }: Device,
+  tecnico: string,
+  onStatus: (text: string) => void,
+): Promise<Outcome & { expired?: string }> {
+  try {
+    const engine = new SyncEngine({
+      db: localStore.db,
+      records,
+      transport,
+      flows: FLOWS,
+      tecnico,
+      // 'Sincronizacao concluida' waits until the app itself opens offline (below).
+      onStatus: (text) => onStatus(text === SYNC_TEXTS.done ? READINESS_TEXTS.waitingApp : text),
+    });
+    const result = await engine.run();
+    if (!result.ok) return { status: null, error: true };
+    const appReady = !supportsOfflineApp() || (await waitForAppShell());
+    return { status: appReady ? SYNC_TEXTS.done : READINESS_TEXTS.appNotSaved, error: !appReady };
+  } catch (cause) {
+    if (cause instanceof SessionExpiredError) return { status: null, error: true, expired: cause.message };
+    return { status: messageOf(cause), error: true };
+  }
+}
+
+const messageOf = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause));
