@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { CssBaseline, ThemeProvider } from '@mui/material';
@@ -23,26 +23,31 @@ const device = new DeviceLoader(import('./offline/device').then((m) => m.createD
 const container = document.getElementById('root');
 if (container === null) throw new Error('index.html has no #root');
 
-createRoot(container).render(
-  <StrictMode>
-    <ThemeProvider theme={theme}>
-      <CssBaseline />
-      <ErrorBoundary
-        onError={(error) =>
-          void logError(shell.api, {
-            message: 'RENDER CRASH',
-            tecnico: shell.session.get()?.nome,
-            details: error,
-          })
-        }
-      >
-        <ServicesProvider shell={shell} device={device}>
-          <BrowserRouter>
-            <AppRoutes />
-          </BrowserRouter>
-          <UpdatePrompt />
-        </ServicesProvider>
-      </ErrorBoundary>
-    </ThemeProvider>
-  </StrictMode>,
+const root = createRoot(container);
+// A transition: React renders the first screen in slices and lets the phone answer between them, while the
+// boot screen of index.html stays until the first screen is whole.
+startTransition(() =>
+  root.render(
+    <StrictMode>
+      <ThemeProvider theme={theme}>
+        <CssBaseline />
+        <ErrorBoundary
+          onError={(error) =>
+            void logError(shell.api, {
+              message: 'RENDER CRASH',
+              tecnico: shell.session.get()?.nome,
+              details: error,
+            })
+          }
+        >
+          <ServicesProvider shell={shell} device={device}>
+            <BrowserRouter>
+              <AppRoutes />
+            </BrowserRouter>
+            <UpdatePrompt />
+          </ServicesProvider>
+        </ErrorBoundary>
+      </ThemeProvider>
+    </StrictMode>,
+  ),
 );

@@ -1,15 +1,12 @@
 // The technician's home (SPEC.md section 1): greeting, per-flow banners, the day's actions, version and storage.
-// On the first page: the greeting, banners and actions show at once; what reads the device (readiness, storage,
-// versions) is a chunk of its own below them.
-import { lazy, Suspense } from 'react';
+// On the first page, whole at once; what it reads from the device's database fills in when that code arrives.
 import { Link as RouterLink } from 'react-router';
 import { Alert, Button, CircularProgress, Stack, Typography } from '@mui/material';
 import { canEnterBackoffice } from '@novus/domain/roles';
 import { useSession } from '../app/services';
 import { useLogout } from '../app/use-logout';
+import { HomeStatus } from './HomeStatus';
 import { useFieldWork } from './use-field-work';
-
-const HomeStatus = lazy(() => import('./HomeStatus').then((m) => ({ default: m.HomeStatus })));
 
 export function HomePage() {
   const session = useSession();
@@ -78,10 +75,8 @@ export function HomePage() {
         </Button>
       </Stack>
 
-      {/* Below the actions: it appears once the device answers, and must not move a button under a finger. */}
-      <Suspense fallback={null}>
-        <HomeStatus version={version} />
-      </Suspense>
+      {/* Below the actions: what arrives late must not move a button under a finger. */}
+      <HomeStatus version={version} />
     </Stack>
   );
 }

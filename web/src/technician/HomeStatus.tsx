@@ -1,4 +1,4 @@
-// The lower half of the home: ready for offline use or what is missing, the device's storage, the versions.
+// The lower half of the home: the device's storage, ready for offline use or what is missing, the versions.
 import { Card, CardContent, Stack, Typography } from '@mui/material';
 import { APP_VERSION } from '@novus/domain/constants';
 import { OfflineReadiness } from './OfflineReadiness';
@@ -12,9 +12,10 @@ export function HomeStatus({ version }: { version: number }) {
   const offline = useOfflineStatus(version);
   return (
     <>
-      <OfflineReadiness readiness={offline.readiness} />
-
       <StoragePanel status={offline} />
+
+      {/* After the panel: it appears once the device answers, and moves nothing above it. */}
+      <OfflineReadiness readiness={offline.readiness} />
 
       <Card variant="outlined">
         <CardContent>

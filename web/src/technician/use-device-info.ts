@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useServices } from '../app/services';
+import { useDevice } from '../app/services';
 
 export interface DeviceInfo {
   /** Native IndexedDB version of the local database, once opened. */
@@ -9,24 +9,26 @@ export interface DeviceInfo {
 
 /** The local database's version for the home; storage usage is the storage panel's (use-offline-status.ts). */
 export function useDeviceInfo(): DeviceInfo {
-  const { localStore } = useServices();
+  const device = useDevice();
   const [info, setInfo] = useState<DeviceInfo>({ databaseVersion: null, databaseError: null });
 
   useEffect(() => {
     let active = true;
-    localStore.info().then(
-      ({ nativeVersion }) => active && setInfo((prev) => ({ ...prev, databaseVersion: nativeVersion })),
-      (error: unknown) =>
-        active &&
-        setInfo((prev) => ({
-          ...prev,
-          databaseError: error instanceof Error ? error.message : String(error),
-        })),
-    );
+    device()
+      .then(({ localStore }) => localStore.info())
+      .then(
+        ({ nativeVersion }) => active && setInfo((prev) => ({ ...prev, databaseVersion: nativeVersion })),
+        (error: unknown) =>
+          active &&
+          setInfo((prev) => ({
+            ...prev,
+            databaseError: error instanceof Error ? error.message : String(error),
+          })),
+      );
     return () => {
       active = false;
     };
-  }, [localStore]);
+  }, [device]);
 
   return info;
 }

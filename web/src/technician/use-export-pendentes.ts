@@ -1,9 +1,7 @@
 // 'Exportar pendentes' on the home: the zip is written in the browser and saved as a download; nothing leaves
 // the device by itself and nothing is deleted (the records stay pending until a sync or the back office has them).
 import { useCallback, useState } from 'react';
-import { FLOWS } from '@novus/domain/flows/registry';
-import { useServices } from '../app/services';
-import { exportPendentes, pendentesFileName, rememberedLogin } from '../offline/pendentes-export';
+import { useDevice, useShell } from '../app/services';
 
 export const EXPORT_TEXTS = {
   working: 'Exportando pendentes...',
@@ -14,7 +12,8 @@ export const EXPORT_TEXTS = {
 } as const;
 
 export function useExportPendentes() {
-  const { records, session, work } = useServices();
+  const { session, work } = useShell();
+  const device = useDevice();
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
 
@@ -23,6 +22,13 @@ export function useExportPendentes() {
     setBusy(true);
     setMessage({ text: EXPORT_TEXTS.working, error: false });
     try {
+      // the registry and the zip writer come with the first export, not with the home
+      const [{ FLOWS }, { exportPendentes, pendentesFileName, rememberedLogin }, { records }] =
+        await Promise.all([
+          import('@novus/domain/flows/registry'),
+          import('../offline/pendentes-export'),
+          device(),
+        ]);
       const nome = session.get()?.nome ?? '';
       const login = rememberedLogin(window.localStorage);
       const now = new Date();
@@ -56,7 +62,7 @@ export function useExportPendentes() {
       setBusy(false);
       end();
     }
-  }, [records, session, work]);
+  }, [device, session, work]);
 
   return { busy, message, exportNow };
 }

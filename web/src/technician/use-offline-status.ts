@@ -1,23 +1,11 @@
 // What the home tells about the device: ready for the field or what is missing, persistent storage, usage,
 // and what is still waiting to reach the server. Read again after each sync or compression (`version`).
+// Persistence and usage come from the browser at once; what needs the device's database comes with its code.
 import { useEffect, useState } from 'react';
-import { FLOWS } from '@novus/domain/flows/registry';
-import { getTileConfig } from '../api/tiles-config';
-import { useServices } from '../app/services';
-import {
-  appShellCached,
-  cachedTileKeys,
-  projetosMissingTiles,
-  summarizeReadiness,
-  supportsOfflineApp,
-  waitForAppShell,
-  type ReadinessSummary,
-} from '../offline/readiness';
+import { useDevice, useShell } from '../app/services';
+import type { ReadinessSummary } from '../offline/readiness';
 import { readStorageUsage, requestPersistentStorage, type StorageUsage } from '../offline/storage';
-import { summarizePending, type PendingSummary } from '../offline/storage-panel';
-
-/** Whether this server offers 'Download do Mapa', remembered for the days without signal. */
-const TILE_DOWNLOAD_KEY = 'novus.tileDownload';
+import type { PendingSummary } from '../offline/storage-panel';
 
 export interface OfflineStatus {
   readiness: ReadinessSummary | null;
@@ -28,24 +16,14 @@ export interface OfflineStatus {
   readAt: number;
 }
 
-async function tileDownloadConfigured(api: Parameters<typeof getTileConfig>[0]): Promise<boolean> {
-  try {
-    const { download } = await getTileConfig(api);
-    window.localStorage.setItem(TILE_DOWNLOAD_KEY, download === null ? 'nao' : 'sim');
-    return download !== null;
-  } catch {
-    // Offline: what the server said last time; never asked yet, assume the map can be downloaded.
-    return window.localStorage.getItem(TILE_DOWNLOAD_KEY) !== 'nao';
-  }
-}
-
 async function persistedAnswer(): Promise<boolean | null> {
   if (typeof navigator === 'undefined' || !navigator.storage?.persist) return null;
   return requestPersistentStorage().catch(() => false);
 }
 
 export function useOfflineStatus(version: number): OfflineStatus {
-  const { records, localStore, api } = useServices();
+  const { api } = useShell();
+  const device = useDevice();
   const [status, setStatus] = useState<OfflineStatus>({
     readiness: null,
     persisted: null,
@@ -63,43 +41,26 @@ export function useOfflineStatus(version: number): OfflineStatus {
     void readStorageUsage()
       .then((usage) => update({ usage }))
       .catch(() => undefined);
-    void (async () => {
-      const entries = [];
-      for (const flow of FLOWS) entries.push({ flow, records: await records.getAll(flow) });
-      update({ pending: summarizePending(entries) });
-    })().catch(() => undefined);
-    void (async () => {
-      const projetos = await localStore.listProjetos();
-      const [app, tiles, configured] = await Promise.all([
-        appShellCached().catch(() => false),
-        cachedTileKeys().catch(() => new Set<string>()),
-        tileDownloadConfigured(api),
-      ]);
-      const readiness = (appReady: boolean) =>
-        summarizeReadiness({
-          app: appReady,
-          projetos: projetos.length > 0,
-          mapas: configured ? projetosMissingTiles(projetos, tiles) : [],
-        });
-      update({ readiness: readiness(app) });
-      // On a first visit the service worker is still installing: say so, then say when it is done.
-      if (
-        !app &&
-        supportsOfflineApp() &&
-        (await waitForAppShell(
-          120_000,
-          () => appShellCached(),
-          1000,
+    const deviceReads = Promise.all([import('./home-device'), device()]);
+    void deviceReads
+      .then(([{ readPending }, services]) => readPending(services))
+      .then((pending) => update({ pending }))
+      .catch(() => undefined);
+    void deviceReads
+      .then(([{ readReadiness }, services]) =>
+        readReadiness(
+          services,
+          api,
+          (readiness) => update({ readiness }),
           () => !active,
-        ))
-      ) {
-        update({ readiness: readiness(true) });
-      }
-    })().catch(() => undefined);
+        ),
+      )
+      .then((readiness) => update({ readiness }))
+      .catch(() => undefined);
     return () => {
       active = false;
     };
-  }, [records, localStore, api, version]);
+  }, [device, api, version]);
 
   return status;
 }
