@@ -1,6 +1,7 @@
 // The API documentation (issue 13): an OpenAPI 3 document made by @fastify/swagger from the app's own route table,
 // with the zod schemas the routes already parse their input with (converted by fastify-type-provider-zod), each
-// route's roles read from its `access.allow` guard, and the error shape of errors.ts. The schemas are documentation
+// route's roles read from its `access.allow` guard, what it answers on success (openapi-answers.ts, checked against
+// real answers by server/test/openapi.test.ts), and the error shape of errors.ts. The schemas are documentation
 // only: they are never put in a route's `schema`, so Fastify validates nothing and the routes keep answering bad
 // input with their Portuguese messages (parseInput). Served to administradores at /api/docs.
 import fs from 'node:fs';
@@ -23,6 +24,7 @@ import { clienteUpdateSchema } from './modules/clientes/routes.ts';
 import { diaSchema } from './modules/export/routes.ts';
 import { logSchema } from './modules/logger/routes.ts';
 import { byDataSchema, byPeriodoSchema, existemSchema } from './modules/registros/routes.ts';
+import * as answers from './openapi-answers.ts';
 
 /** Every error answer of the API (errors.ts and app.ts's error handler). */
 export const errorSchema = z
@@ -44,12 +46,17 @@ interface RouteDoc {
   /** Content types of the body, when not JSON. */
   consumes?: string[];
   querystring?: z.ZodType;
-  /** The success status and what it answers. */
-  ok?: { status: number; description: string; produces?: string };
+  /**
+   * The success status and what it answers: `answer`, the JSON it sends (openapi-answers.ts); a route that
+   * `produces` something else answers bytes, and a 204 nothing.
+   */
+  ok?: { status: number; description: string; produces?: string; answer?: z.ZodType };
   /** Who may call a route that no `allow` guards: anyone, or any signed-in user (checked in the handler). */
   open?: 'público' | 'sessão';
   /** Error statuses the route answers besides the generic ones (400, 401/403 when guarded, 404 with params). */
   errors?: number[];
+  /** An error status whose body is not the error shape (the health check's 503 says which part fails). */
+  errorAnswers?: Partial<Record<number, { description: string; answer: z.ZodType }>>;
 }
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
@@ -64,7 +71,12 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: 'Banco de dados indisponível; tente novamente em instantes.',
 };
 
-const id = (what: string): RouteDoc['ok'] => ({ status: 200, description: what });
+const id = (what: string, answer: z.ZodType): RouteDoc['ok'] => ({ status: 200, description: what, answer });
+const created = (what: string, answer: z.ZodType): RouteDoc['ok'] => ({
+  status: 201,
+  description: what,
+  answer,
+});
 const FORM = ['multipart/form-data', 'application/x-www-form-urlencoded'];
 
 /** The documentation of every route, by `METHOD /url` as Fastify registers it. */
@@ -73,14 +85,20 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     tag: 'sistema',
     summary: 'Estado do servidor, do banco de dados e do armazenamento de fotos (para o balanceador).',
     open: 'público',
-    ok: id('Servidor pronto.'),
+    ok: id('Servidor pronto.', answers.healthAnswer),
     errors: [],
+    errorAnswers: {
+      503: {
+        description: 'O banco de dados ou o armazenamento de fotos não responde.',
+        answer: answers.healthAnswer,
+      },
+    },
   },
   'GET /api/config': {
     tag: 'sistema',
     summary: 'Configuração pública desta instalação (camadas de mapa).',
     open: 'público',
-    ok: id('A configuração.'),
+    ok: id('A configuração.', answers.configAnswer),
   },
   'POST /api/auth/login': {
     tag: 'autenticação',
@@ -88,20 +106,20 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     open: 'público',
     body: loginSchema,
     consumes: ['application/json', 'application/x-www-form-urlencoded'],
-    ok: id('Sessão aberta: nome, papéis e zonas do usuário.'),
+    ok: id('Sessão aberta: nome, papéis e zonas do usuário.', answers.sessionAnswer),
     errors: [401, 429],
   },
   'POST /api/auth/logout': {
     tag: 'autenticação',
     summary: 'Encerra a sessão do cookie.',
     open: 'público',
-    ok: id('Sessão encerrada.'),
+    ok: { status: 204, description: 'Sessão encerrada.' },
   },
   'GET /api/auth/me': {
     tag: 'autenticação',
     summary: 'O usuário da sessão atual.',
     open: 'sessão',
-    ok: id('Nome, papéis, zonas e validade da sessão.'),
+    ok: id('Nome, papéis, zonas e validade da sessão.', answers.sessionAnswer),
     errors: [401],
   },
   'POST /api/logger': {
@@ -115,15 +133,19 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /api/cliente': {
     tag: 'clientes',
     summary: 'Lista os clientes visíveis ao usuário.',
-    ok: id('Os clientes.'),
+    ok: id('Os clientes.', z.array(answers.clienteAnswer)),
   },
-  'GET /api/cliente/:id': { tag: 'clientes', summary: 'Um cliente.', ok: id('O cliente.') },
+  'GET /api/cliente/:id': {
+    tag: 'clientes',
+    summary: 'Um cliente.',
+    ok: id('O cliente.', answers.clienteAnswer),
+  },
   'POST /api/cliente': {
     tag: 'clientes',
     summary: 'Cadastra um cliente.',
     body: clienteInputSchema,
     consumes: ['application/json', 'application/x-www-form-urlencoded'],
-    ok: { status: 201, description: 'O cliente cadastrado.' },
+    ok: created('O cliente cadastrado.', answers.clienteAnswer),
     errors: [409],
   },
   'PUT /api/cliente/:id': {
@@ -131,41 +153,41 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     summary: 'Altera um cliente.',
     body: clienteUpdateSchema,
     consumes: ['application/json', 'application/x-www-form-urlencoded'],
-    ok: id('O cliente alterado.'),
+    ok: id('O cliente alterado.', answers.clienteAnswer),
     errors: [409],
   },
   'DELETE /api/cliente/:id': {
     tag: 'clientes',
     summary: 'Exclui um cliente.',
-    ok: id('Excluído.'),
+    ok: id('Excluído.', answers.deletedAnswer),
     errors: [409],
   },
   'GET /api/projeto': {
     tag: 'projetos',
     summary: 'Lista os projetos visíveis ao usuário.',
-    ok: id('Os projetos.'),
+    ok: id('Os projetos.', z.array(answers.projetoSummaryAnswer)),
   },
   'GET /api/projeto/:id': {
     tag: 'projetos',
     summary: 'Um projeto, com zonas e pontos.',
-    ok: id('O projeto.'),
+    ok: id('O projeto.', answers.projetoDetailAnswer),
   },
   'GET /api/projeto/getByUser': {
     tag: 'projetos',
     summary: 'Os projetos do usuário da sessão (técnicos: os das suas zonas).',
-    ok: id('Os projetos.'),
+    ok: id('Os projetos.', z.array(answers.projetoOfUserAnswer)),
   },
   'GET /api/projeto/getByCliente/:clienteId': {
     tag: 'projetos',
     summary: 'Os projetos de um cliente.',
-    ok: id('Os projetos.'),
+    ok: id('Os projetos.', z.array(answers.projetoByClienteAnswer)),
   },
   'POST /api/projeto': {
     tag: 'projetos',
     summary: 'Cadastra um projeto (com o KML de zonas e a planilha de pontos).',
     body: projetoFieldsSchema,
     consumes: FORM,
-    ok: { status: 201, description: 'O projeto cadastrado.' },
+    ok: created('O projeto cadastrado.', answers.projetoDetailAnswer),
     errors: [409, 413],
   },
   'PUT /api/projeto/:id': {
@@ -173,39 +195,52 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     summary: 'Altera um projeto.',
     body: projetoFieldsSchema,
     consumes: FORM,
-    ok: id('O projeto alterado.'),
+    ok: id('O projeto alterado.', answers.projetoDetailAnswer),
     errors: [409, 413],
   },
   'DELETE /api/projeto/:id': {
     tag: 'projetos',
     summary: 'Exclui um projeto.',
-    ok: id('Excluído.'),
+    ok: id('Excluído.', answers.deletedAnswer),
     errors: [409],
   },
   'GET /api/projeto/:id/mapa': {
     tag: 'mapa',
-    summary: 'Os pontos do projeto no mapa (GeoJSON).',
+    summary: 'Os pontos do projeto no mapa, em forma compacta, camada por camada.',
     querystring: periodoSchema,
-    ok: id('FeatureCollection dos pontos.'),
+    ok: id('As zonas, as camadas de pontos e os técnicos do projeto.', answers.mapaAnswer),
   },
   'GET /api/projeto/:nome/estatistica': {
     tag: 'mapa',
     summary: 'Contagens do projeto por situação.',
-    ok: id('As contagens.'),
+    ok: id('As contagens.', answers.estatisticaAnswer),
   },
   'GET /api/projeto/:id/mapa/eventos': {
     tag: 'mapa',
     summary: 'Eventos ao vivo do mapa do projeto (text/event-stream).',
-    ok: { status: 200, description: 'Fluxo de eventos.', produces: 'text/event-stream' },
+    ok: {
+      status: 200,
+      description: 'Fluxo de eventos.',
+      produces: 'text/event-stream',
+      answer: answers.eventosAnswer,
+    },
   },
-  'GET /api/user': { tag: 'usuários', summary: 'Lista os usuários.', ok: id('Os usuários.') },
-  'GET /api/user/:id': { tag: 'usuários', summary: 'Um usuário.', ok: id('O usuário.') },
+  'GET /api/user': {
+    tag: 'usuários',
+    summary: 'Lista os usuários.',
+    ok: id('Os usuários.', z.array(answers.usuarioSummaryAnswer)),
+  },
+  'GET /api/user/:id': {
+    tag: 'usuários',
+    summary: 'Um usuário.',
+    ok: id('O usuário.', answers.usuarioDetailAnswer),
+  },
   'POST /api/user': {
     tag: 'usuários',
     summary: 'Cadastra um usuário.',
     body: usuarioCreateSchema,
     consumes: ['application/json', 'application/x-www-form-urlencoded'],
-    ok: { status: 201, description: 'O usuário cadastrado.' },
+    ok: created('O usuário cadastrado.', answers.usuarioDetailAnswer),
     errors: [409],
   },
   'PUT /api/user/:id': {
@@ -213,26 +248,30 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     summary: 'Altera um usuário.',
     body: usuarioUpdateSchema,
     consumes: ['application/json', 'application/x-www-form-urlencoded'],
-    ok: id('O usuário alterado.'),
+    ok: id('O usuário alterado.', answers.usuarioDetailAnswer),
     errors: [409],
   },
-  'DELETE /api/user/:id': { tag: 'usuários', summary: 'Exclui um usuário.', ok: id('Excluído.') },
+  'DELETE /api/user/:id': {
+    tag: 'usuários',
+    summary: 'Exclui um usuário.',
+    ok: id('Excluído.', answers.deletedAnswer),
+  },
   'GET /api/auditoria': {
     tag: 'auditoria',
     summary: 'A trilha de auditoria, filtrada.',
     querystring: filterSchema,
-    ok: id('Os eventos de auditoria.'),
+    ok: id('Os eventos de auditoria, do mais recente ao mais antigo.', answers.auditoriaAnswer),
   },
   'POST /api/fotos/existem': {
     tag: 'registros',
     summary: 'Quais das fotos (por hash) o servidor já guarda, para não reenviá-las.',
     body: existemSchema,
-    ok: id('Os hashes já guardados.'),
+    ok: id('Os hashes já guardados.', answers.existemAnswer),
   },
   'GET /api/registro/:id': {
     tag: 'registros',
     summary: 'Um registro de qualquer fluxo.',
-    ok: id('O registro.'),
+    ok: id('O registro.', answers.anyRegistroAnswer),
   },
   'GET /api/fotos/:registro/:slot': {
     tag: 'registros',
@@ -243,19 +282,19 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     tag: 'registros',
     summary: 'Importa o arquivo de pendências exportado por um aparelho.',
     consumes: ['multipart/form-data'],
-    ok: id('O resultado da importação, registro a registro.'),
+    ok: id('O resultado da importação, registro a registro.', answers.importAnswer),
     errors: [413, 415],
   },
   'GET /api/projeto/:id/datas': {
     tag: 'exportação',
     summary: 'Os dias com registros no projeto.',
-    ok: id('As datas.'),
+    ok: id('As datas.', z.array(answers.dataAnswer)),
   },
   'GET /api/extrator/:projeto': {
     tag: 'exportação',
-    summary: 'Os arquivos de exportação do projeto num período (ZIP).',
+    summary: 'Os arquivos de exportação que o Extrator oferece para o projeto num período.',
     querystring: periodoSchema,
-    ok: { status: 200, description: 'O arquivo ZIP.', produces: 'application/zip' },
+    ok: id('Os arquivos KML, CSV e de fotos, com seus endereços.', answers.extracaoAnswer),
   },
   'GET /api/extrator/:projeto/:arquivo': {
     tag: 'exportação',
@@ -267,13 +306,13 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     tag: 'exportação',
     summary: 'O relatório diário do projeto.',
     querystring: diaSchema,
-    ok: id('O relatório do dia.'),
+    ok: id('O relatório do dia: uma linha por técnico.', z.array(answers.relatorioAnswer)),
   },
   'GET /api/relatorio/:projeto/produtividade': {
     tag: 'exportação',
     summary: 'A produtividade dos técnicos no período.',
     querystring: periodoSchema,
-    ok: id('Uma linha por técnico e dia.'),
+    ok: id('Uma linha por técnico e dia.', z.array(answers.produtividadeAnswer)),
   },
   'GET /api/relatorio/:projeto/:arquivo': {
     tag: 'exportação',
@@ -284,12 +323,12 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /api/docs': {
     tag: 'documentação',
     summary: 'Esta documentação, navegável.',
-    ok: { status: 200, description: 'Página HTML.', produces: 'text/html' },
+    ok: { status: 200, description: 'Página HTML.', produces: 'text/html', answer: answers.htmlAnswer },
   },
   'GET /api/docs/openapi.json': {
     tag: 'documentação',
     summary: 'Esta documentação, como OpenAPI 3.',
-    ok: id('O documento OpenAPI.'),
+    ok: id('O documento OpenAPI.', answers.openapiAnswer),
   },
 };
 
@@ -304,33 +343,33 @@ for (const flow of FLOWS) {
       'Campos do envelope (id, projeto, coordenadas, dataHora) e os dados do fluxo; fotos como partes de arquivo.',
     body: uploadEnvelopeSchema.and(flow.dados),
     consumes: ['multipart/form-data'],
-    ok: { status: 201, description: 'O registro guardado (200 quando o mesmo envio se repete).' },
+    ok: created('O registro guardado (200 quando o mesmo envio se repete).', answers.registroAnswer(flow)),
     errors: [409, 413, 415],
   };
   ROUTE_DOCS[`GET ${base}/getByZona`] = {
     tag: 'registros',
     summary: `Os registros de ${nome} de uma zona (para os aparelhos).`,
     querystring: z.object({ id: z.uuid() }),
-    ok: id('Os registros.'),
+    ok: id('Os registros.', z.array(answers.registroAnswer(flow))),
   };
   if (flow.byProject) {
     ROUTE_DOCS[`GET /api/${flow.byProject.path}`] = {
       tag: 'registros',
       summary: `Os registros de ${nome} de um projeto.`,
-      ok: id('Os registros.'),
+      ok: id('Os registros.', z.array(answers.registroAnswer(flow))),
     };
   }
   ROUTE_DOCS[`GET ${base}/getByData`] = {
     tag: 'registros',
     summary: `Os registros de ${nome} de um projeto num dia.`,
     querystring: byDataSchema,
-    ok: id('Os registros.'),
+    ok: id('Os registros.', z.array(answers.registroAnswer(flow))),
   };
   ROUTE_DOCS[`GET ${base}/getByPeriodo`] = {
     tag: 'registros',
     summary: `Os registros de ${nome} de um projeto num período.`,
     querystring: byPeriodoSchema,
-    ok: id('Os registros.'),
+    ok: id('Os registros.', z.array(answers.registroAnswer(flow))),
   };
   ROUTE_DOCS[`GET ${base}/:projeto/kml`] = {
     tag: 'exportação',
@@ -341,7 +380,7 @@ for (const flow of FLOWS) {
   ROUTE_DOCS[`GET ${base}/:id/fotos`] = {
     tag: 'registros',
     summary: `As fotos de um registro de ${nome}.`,
-    ok: id('As fotos do registro.'),
+    ok: id('As fotos do registro.', answers.fotosAnswer),
   };
 }
 
@@ -378,20 +417,25 @@ function transform(input: TransformInput) {
   }
   if (hasParams) errors.add(404);
   const ok = doc?.ok ?? { status: 200, description: 'Resposta.' };
-  const response: Record<string, unknown> = {
-    [ok.status]: {
+  const response: Record<string, unknown> = {};
+  // A 204 has no body: set on the converted schema below, as the zod transform wants a schema per status.
+  if (ok.status !== 204) {
+    // Without a documented answer a JSON route says nothing of its body (the test refuses that).
+    const schema = ok.answer ?? (ok.produces ? answers.binaryAnswer : z.unknown());
+    response[ok.status] = {
       description: ok.description,
-      content: { [ok.produces ?? 'application/json']: { schema: z.any() } },
-    },
-  };
+      content: { [ok.produces ?? 'application/json']: { schema } },
+    };
+  }
   for (const status of [...errors].sort()) {
+    const special = doc?.errorAnswers?.[status];
     response[status] = {
-      description: ERROR_DESCRIPTIONS[status] ?? 'Erro.',
-      content: { 'application/json': { schema: errorSchema } },
+      description: special?.description ?? ERROR_DESCRIPTIONS[status] ?? 'Erro.',
+      content: { 'application/json': { schema: special?.answer ?? errorSchema } },
     };
   }
   const who = rolesText(guarded, doc?.open);
-  return zodTransform({
+  const documented = zodTransform({
     ...input,
     schema: {
       summary: doc?.summary ?? `${method} ${url}`,
@@ -408,6 +452,15 @@ function transform(input: TransformInput) {
       // transform converts the latter, and swagger copies the former onto the operation.
     } as TransformInput['schema'],
   });
+  if (ok.status === 204) {
+    // @fastify/swagger documents a response of type 'null' without content.
+    const converted = documented.schema as { response?: Record<string, unknown> };
+    converted.response = {
+      [ok.status]: { type: 'null', description: ok.description },
+      ...converted.response,
+    };
+  }
+  return documented;
 }
 
 /** Starts collecting the route table for the document; register before any route. */
@@ -463,7 +516,7 @@ export function docsPage(document: { paths?: Record<string, Record<string, Opera
 <html lang="pt-BR"><head><meta charset="utf-8"><title>Novus — documentação da API</title>
 <style>body{font-family:sans-serif;margin:1rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px;vertical-align:top}</style>
 </head><body><main><h1>Novus — documentação da API</h1>
-<p>O documento completo (OpenAPI 3), com os esquemas de entrada e de erro: <a href="/api/docs/openapi.json">openapi.json</a>.</p>
+<p>O documento completo (OpenAPI 3), com os esquemas de entrada, de resposta e de erro: <a href="/api/docs/openapi.json">openapi.json</a>.</p>
 <table><caption>Rotas da API</caption><thead><tr><th scope="col">Método</th><th scope="col">Rota</th><th scope="col">Descrição e papéis</th><th scope="col">Entrada</th><th scope="col">Respostas</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table></main></body></html>`;
 }

@@ -1,0 +1,314 @@
+// What each route answers on success, for the API documentation (openapi.ts). Documentation only: no route
+// serialises or validates with these; server/test/openapi.test.ts checks real answers against them. Where the
+// domain types an answer, the schema `satisfies` that type, so the compiler refuses a schema that drifts from it.
+import { sessionClaimsSchema } from '@novus/domain/auth';
+import type { Cliente } from '@novus/domain/cliente';
+import type { Arquivo, DataItem, Extracao, Produtividade, RelatorioTecnico } from '@novus/domain/export/api';
+import type { FlowDefinition } from '@novus/domain/flows/flow';
+import { FLUXOS } from '@novus/domain/flows/keys';
+import { PRELOADED_FLOWS } from '@novus/domain/flows/registry';
+import type { EstatisticaItem, MapaProjeto } from '@novus/domain/mapa/api';
+import { ROLES } from '@novus/domain/roles';
+import { z } from '@novus/domain/zod';
+import type { ImportSummary } from './modules/registros/import-pendentes.ts';
+
+const uuid = z.uuid();
+const fluxo = z.enum(FLUXOS);
+const idNome = z.object({ _id: uuid, nome: z.string() });
+const latLng = z.object({ lat: z.number(), lng: z.number() });
+const epochMs = (what: string) =>
+  z.number().nullable().describe(`${what}, em milissegundos desde 1970 (UTC).`);
+const point = z
+  .object({ type: z.literal('Point'), coordinates: z.array(z.number()).length(2) })
+  .describe('Ponto GeoJSON [lng, lat].');
+const polygon = z
+  .object({ type: z.literal('Polygon'), coordinates: z.array(z.array(z.array(z.number()))) })
+  .describe('Polígono GeoJSON.');
+
+/** A file download or a stream: bytes, not JSON. */
+export const binaryAnswer = z.string().meta({ format: 'binary' });
+
+/** GET /api/docs: the page. */
+export const htmlAnswer = z.string().describe('Página HTML.');
+
+/** GET /api/projeto/:id/mapa/eventos: Server-Sent Events (domain/mapa/api.ts PontoEvento). */
+export const eventosAnswer = z
+  .string()
+  .describe(
+    'Eventos `ponto`, um por registro guardado no projeto; data: JSON { fluxo, id, lat, lng, status, tecnico, ' +
+      'dataHora }. Um comentário a cada 25 s mantém a conexão aberta.',
+  );
+
+/** The `{ _id }` of what a DELETE removed. */
+export const deletedAnswer = z.object({ _id: uuid }).describe('O identificador do que foi excluído.');
+
+export const healthAnswer = z.object({
+  status: z.enum(['ok', 'indisponível']),
+  banco: z.enum(['ok', 'indisponível']).describe('O banco de dados.'),
+  fotos: z.enum(['ok', 'indisponível']).describe('O armazenamento de fotos.'),
+});
+
+export const configAnswer = z.object({
+  tiles: z
+    .object({
+      street: z.string().describe('Modelo de URL das ruas ({z}/{x}/{y}).'),
+      satellite: z.string().describe('Modelo de URL do satélite.'),
+      download: z.string().nullable().describe('Fonte do Download do Mapa; null: sem download offline.'),
+    })
+    .describe('Camadas de mapa.'),
+});
+
+export const sessionAnswer = sessionClaimsSchema
+  .extend({
+    roles: z.array(z.enum(ROLES)),
+    zonas: z.array(uuid).describe('As zonas do técnico.'),
+    exp: z.number().int().describe('Validade da sessão, em segundos desde 1970 (UTC).'),
+  })
+  .describe('Sessão');
+
+export const clienteAnswer = idNome.describe('Cliente') satisfies z.ZodType<Cliente>;
+
+const fluxos = z.array(fluxo);
+const zonaAnswer = z.object({
+  _id: uuid,
+  label: z.string(),
+  poligono: z.array(latLng).describe('O anel externo do polígono.'),
+  poligono2: polygon,
+});
+
+export const projetoSummaryAnswer = z
+  .object({
+    _id: uuid,
+    nome: z.string(),
+    cliente: idNome,
+    fluxos,
+    fuso: z.number().int().nullable().describe('Fuso UTM (18 a 25).'),
+    disponivelInterpres: z.boolean(),
+  })
+  .describe('Projeto (resumo)');
+
+export const projetoByClienteAnswer = projetoSummaryAnswer
+  .extend({ zonas: z.array(z.object({ _id: uuid, label: z.string() })) })
+  .describe('Projeto do cliente');
+
+export const projetoOfUserAnswer = z
+  .object({
+    _id: uuid,
+    nome: z.string(),
+    zonas: z.array(zonaAnswer).describe('Só as zonas do usuário.'),
+    fluxos,
+    imagensMapa: z.array(z.unknown()),
+    fuso: z.number().int().nullable(),
+    limiteDownload: z.number().int().nullable(),
+  })
+  .describe('Projeto do usuário');
+
+/** A preloaded point: its file's columns at the top level, plus these. */
+const pontoAnswer = z
+  .looseObject({
+    _id: uuid,
+    coordenadas: z.array(z.number()).length(2).optional().describe('[lat, lng], quando o ponto tem posição.'),
+    localizacao: point.optional(),
+    coletado: z.boolean(),
+    carregadoBackoffice: z.boolean(),
+  })
+  .describe('Ponto pré-carregado (as colunas do arquivo, mais estes campos).');
+
+export const projetoDetailAnswer = z
+  .object({
+    _id: uuid,
+    nome: z.string(),
+    cliente: uuid,
+    fluxos,
+    fuso: z.number().int().nullable(),
+    disponivelInterpres: z.boolean(),
+    limiteDownload: z.number().int().nullable(),
+    imagensMapa: z.array(z.unknown()),
+    zonas: z.array(zonaAnswer),
+    // The preloaded points of each flow, under the field name of the project form (pontosIP, ...).
+    ...Object.fromEntries(
+      PRELOADED_FLOWS.map((flow) => [
+        flow.preload.formField,
+        z.array(pontoAnswer).describe(`Os pontos pré-carregados de ${flow.labels.record}.`),
+      ]),
+    ),
+  })
+  .describe('Projeto');
+
+export const usuarioSummaryAnswer = z
+  .object({
+    _id: uuid,
+    login: z.string(),
+    firstName: z.string(),
+    lastName: z.string(),
+    roles: z.array(z.enum(ROLES)),
+    cliente: idNome.nullable(),
+    zonas: z.array(uuid),
+    projetos: z.array(z.string()).describe('Os nomes dos projetos das zonas.'),
+    createdAt: z.iso.datetime(),
+  })
+  .describe('Usuário (lista)');
+
+export const usuarioDetailAnswer = usuarioSummaryAnswer
+  .extend({ cliente: uuid.nullable() })
+  .describe('Usuário');
+
+const valores = z.looseObject({}).nullable().describe('Os valores do objeto (nomes no lugar de ids).');
+
+export const auditoriaAnswer = z.object({
+  total: z.number().int(),
+  pagina: z.number().int(),
+  tamanho: z.number().int(),
+  entradas: z.array(
+    z.object({
+      _id: z.string(),
+      em: z.iso.datetime(),
+      usuario: z.object({ _id: uuid.nullable(), nome: z.string() }).describe('Quem alterou.'),
+      entidade: z.string(),
+      entidadeId: z.string(),
+      acao: z.enum(['criar', 'alterar', 'excluir', 'importar']),
+      antes: valores,
+      depois: valores,
+    }),
+  ),
+});
+
+export const existemAnswer = z.object({
+  existem: z.array(z.string()).describe('Os hashes SHA-256 das fotos que o servidor já guarda.'),
+});
+
+export const fotosAnswer = z.array(z.string()).describe('As URLs das fotos do registro (/api/fotos/...).');
+
+/** One collection of a point or of a list's record. */
+const coletaAnswer = z
+  .looseObject({
+    _id: uuid,
+    tecnico: z.string().nullable().describe('O nome do técnico.'),
+    dataHora: epochMs('Data e hora da coleta'),
+    sincronizadoEm: epochMs('Chegada ao servidor'),
+    coordenadas: latLng.nullable(),
+    fotos: fotosAnswer,
+  })
+  .describe('Coleta (os campos do fluxo, mais estes).');
+
+/** A stored record of a flow: the flow's fields (its upload's) at the top level, plus these. */
+export function registroAnswer(flow: FlowDefinition) {
+  const pontos =
+    flow.lifecycle === 'coleta'
+      ? {}
+      : {
+          conflito: z.boolean().describe('Outra coleta concorre com esta.'),
+          coletas: z.array(coletaAnswer),
+        };
+  const lista = flow.lifecycle === 'lista' ? { possuiColeta: z.boolean() } : {};
+  return z
+    .looseObject({
+      _id: uuid,
+      projeto: uuid,
+      nomeProjeto: z.string(),
+      zona: uuid.nullable(),
+      tecnico: z.string().nullable().describe('O nome do técnico.'),
+      coordenadas: latLng.nullable(),
+      localizacao: point.nullable(),
+      dataHora: epochMs('Data e hora da coleta'),
+      sincronizadoEm: epochMs('Chegada ao servidor'),
+      coletado: z.boolean(),
+      adicionadoApp: z.boolean(),
+      carregadoBackoffice: z.boolean(),
+      fotos: fotosAnswer,
+      ...pontos,
+      ...lista,
+    })
+    .describe(`Registro de ${flow.labels.record} (os campos do fluxo, mais estes).`);
+}
+
+/** GET /api/registro/:id answers a record of any flow. */
+export const anyRegistroAnswer = z
+  .looseObject({
+    _id: uuid,
+    projeto: uuid,
+    nomeProjeto: z.string(),
+    tecnico: z.string().nullable(),
+    dataHora: epochMs('Data e hora da coleta'),
+    coletado: z.boolean(),
+    fotos: fotosAnswer,
+    conflito: z.boolean().optional().describe('Pontos: outra coleta concorre com esta.'),
+    coletas: z.array(coletaAnswer).optional(),
+  })
+  .describe('Registro de qualquer fluxo (os campos do fluxo, mais estes).');
+
+export const importAnswer = z.object({
+  tecnico: z.string(),
+  registros: z.number().int(),
+  criados: z.number().int(),
+  coletados: z.number().int(),
+  jaExistentes: z.number().int(),
+  concorrentes: z.number().int(),
+  fotos: z.number().int(),
+  recusados: z.array(z.object({ id: z.string().nullable(), fluxo: z.string(), motivo: z.string() })),
+}) satisfies z.ZodType<ImportSummary>;
+
+const dia = z.object({ ano: z.number().int(), mes: z.number().int(), dia: z.number().int() });
+export const dataAnswer = dia.extend({ data: dia }) satisfies z.ZodType<DataItem>;
+
+const arquivo = z.object({
+  id: z.string(),
+  label: z.string(),
+  url: z.string().describe('Caminho sob /api, com a consulta.'),
+  nome: z.string().describe('Nome do arquivo ao salvar.'),
+  registros: z.number().int(),
+}) satisfies z.ZodType<Arquivo>;
+
+export const extracaoAnswer = z.object({
+  projeto: z.object({ id: uuid, nome: z.string(), fuso: z.number().int().nullable() }),
+  kml: z.array(arquivo),
+  csv: z.array(arquivo),
+  fotos: arquivo.nullable(),
+  erro: z.string().nullable(),
+}) satisfies z.ZodType<Extracao>;
+
+const tecnico = z.object({ id: uuid, nome: z.string() });
+const contagens = z
+  .object(Object.fromEntries(FLUXOS.map((key) => [key, z.number().int().optional()])))
+  .describe('Registros por fluxo (fluxos sem registros ficam de fora).');
+
+export const relatorioAnswer = z.object({
+  tecnico,
+  contagens,
+  total: z.number().int(),
+  csv: z.string(),
+  kml: z.string(),
+}) satisfies z.ZodType<RelatorioTecnico>;
+
+export const produtividadeAnswer = z.object({
+  tecnico,
+  data: z.string().describe('AAAA-MM-DD'),
+  contagens,
+  total: z.number().int(),
+  primeiro: z.number(),
+  ultimo: z.number(),
+  precisaoMediana: z.number().nullable(),
+  fotosCompletas: z.number().min(0).max(1),
+}) satisfies z.ZodType<Produtividade>;
+
+export const mapaAnswer = z.object({
+  projeto: z.object({ id: uuid, nome: z.string() }),
+  zonas: z.array(z.object({ _id: uuid, label: z.string(), poligono: z.array(latLng) })),
+  camadas: z.array(
+    z.object({
+      fluxo,
+      ids: z.string().describe('Os ids dos pontos, 22 caracteres base64url cada.'),
+      coords: z.array(z.number()).describe('lat, lng de cada ponto em milionésimos de grau, intercalados.'),
+      status: z.string().describe('Um dígito por ponto: os bits de situação.'),
+    }),
+  ),
+  tecnicos: z.array(tecnico),
+}) satisfies z.ZodType<MapaProjeto>;
+
+export const estatisticaAnswer = z.array(
+  z.object({ _id: fluxo.describe('O fluxo.'), count: z.number().int() }),
+) satisfies z.ZodType<EstatisticaItem[]>;
+
+export const openapiAnswer = z
+  .looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) })
+  .describe('Documento OpenAPI 3.');
