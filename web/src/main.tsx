@@ -1,3 +1,4 @@
+import { deviceLoading } from './app/device-boot';
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
@@ -18,7 +19,7 @@ const shell: Shell = {
   work: new WorkTracker(),
 };
 // Dexie, the flow registry and zod: fetched beside the first page, never before it shows (issue 13).
-const device = new DeviceLoader(import('./offline/device').then((m) => m.createDevice()));
+const device = new DeviceLoader(deviceLoading);
 
 const container = document.getElementById('root');
 if (container === null) throw new Error('index.html has no #root');

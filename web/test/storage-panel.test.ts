@@ -126,5 +126,6 @@ describe('persistent storage', () => {
     expect(persistText(true)).toBe('Armazenamento persistente: concedido');
     expect(persistText(false)).toMatch(/^Armazenamento persistente: negado/);
     expect(persistText(null)).toBe('Armazenamento persistente: indisponível neste navegador');
+    expect(persistText(undefined)).toBe('Armazenamento persistente: verificando…');
   });
 });

@@ -52,13 +52,16 @@ export const STORAGE_TEXTS = {
   persisted: 'Armazenamento persistente: concedido',
   notPersisted: 'Armazenamento persistente: negado (o navegador pode apagar dados se faltar espaço)',
   persistUnknown: 'Armazenamento persistente: indisponível neste navegador',
+  persistReading: 'Armazenamento persistente: verificando…',
   noPending: 'Nenhum registro pendente',
   fullWarning: (percent: string) =>
     `O armazenamento passou de 80% (${percent}%): sincronize e exporte os pendentes para liberar espaço.`,
   oldWarning: (age: string) => `Há registro pendente ${age}: sincronize assim que tiver conexão.`,
 } as const;
 
-export function persistText(persisted: boolean | null): string {
+/** `undefined` while the browser has not answered yet; `null` when it cannot say. */
+export function persistText(persisted: boolean | null | undefined): string {
+  if (persisted === undefined) return STORAGE_TEXTS.persistReading;
   if (persisted === null) return STORAGE_TEXTS.persistUnknown;
   return persisted ? STORAGE_TEXTS.persisted : STORAGE_TEXTS.notPersisted;
 }

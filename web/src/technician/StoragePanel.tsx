@@ -16,8 +16,14 @@ import type { OfflineStatus } from './use-offline-status';
 
 export function StoragePanel({ status }: { status: OfflineStatus }) {
   const { usage, pending, persisted, readAt } = status;
-  const percent = usage !== null && usage.quotaBytes > 0 ? (usage.usedBytes / usage.quotaBytes) * 100 : null;
-  const warnings = storageWarnings(usage, pending?.oldest ?? null, readAt);
+  // While the browser has not answered, the bar waits at zero (so its arrival moves nothing).
+  const percent =
+    usage === undefined
+      ? 0
+      : usage !== null && usage.quotaBytes > 0
+        ? (usage.usedBytes / usage.quotaBytes) * 100
+        : null;
+  const warnings = storageWarnings(usage ?? null, pending?.oldest ?? null, readAt);
   const exporter = useExportPendentes();
   return (
     <Card
@@ -32,7 +38,8 @@ export function StoragePanel({ status }: { status: OfflineStatus }) {
             Armazenamento do aparelho
           </Typography>
           <Typography variant="body2" data-testid="storage-usage">
-            Armazenamento: {usage !== null ? formatStorageUsage(usage) : 'indisponível'}
+            Armazenamento:{' '}
+            {usage === undefined ? '…' : usage !== null ? formatStorageUsage(usage) : 'indisponível'}
           </Typography>
           {percent !== null && (
             <LinearProgress

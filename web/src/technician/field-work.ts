@@ -1,29 +1,10 @@
-// What the home's Compactar Imagens and Sincronizar run, and the per-flow pending counts: the registry, the sync
-// engine and the compressor, loaded on the home's first use so the home itself shows without them (issue 13).
+// What the home's Compactar Imagens and Sincronizar run: the sync engine and the compressor, loaded when the
+// technician first taps one, so the home itself shows without them (issue 13).
 import { FLOWS } from '@novus/domain/flows/registry';
 import type { Device } from '../app/services';
 import { browserCompressor, COMPRESS_TEXTS, compressAll, progressText } from '../offline/compress';
 import { READINESS_TEXTS, supportsOfflineApp, waitForAppShell } from '../offline/readiness';
 import { SessionExpiredError, SYNC_TEXTS, SyncEngine } from '../offline/sync';
-
-export interface Pending {
-  fluxo: string;
-  label: string;
-  count: number;
-}
-
-/** The home's banners: each flow of the device's projects with its records waiting for the server. */
-export async function readPending({ localStore, records }: Device): Promise<Pending[]> {
-  const projetos = await localStore.listProjetos();
-  const fluxos = new Set(projetos.flatMap((projeto) => projeto.fluxos));
-  const list: Pending[] = [];
-  for (const flow of FLOWS) {
-    if (!fluxos.has(flow.key)) continue;
-    const count = (await records.pending(flow)).length;
-    list.push({ fluxo: flow.key, label: flow.labels.banner, count });
-  }
-  return list;
-}
 
 export interface Outcome {
   /** The last word for the status line; null keeps what the engine said last. */

@@ -1,5 +1,6 @@
 // What the home reads from the device's database and caches (the registry, Dexie, the service worker's cache):
-// loaded beside the home, which shows its storage figures before this arrives (issue 13).
+// its banners' counts, what is pending and whether the phone is ready for offline use. Loaded beside the home,
+// which draws whole before this arrives (issue 13).
 import { FLOWS } from '@novus/domain/flows/registry';
 import type { ApiClient } from '../api/client';
 import { getTileConfig } from '../api/tiles-config';
@@ -18,15 +19,39 @@ import { summarizePending, type PendingSummary } from '../offline/storage-panel'
 /** Whether this server offers 'Download do Mapa', remembered for the days without signal. */
 const TILE_DOWNLOAD_KEY = 'novus.tileDownload';
 
-async function tileDownloadConfigured(api: ApiClient): Promise<boolean> {
+/** What the server said last time; never asked yet (or offline since), assume the map can be downloaded. */
+function rememberedTileDownload(): boolean {
+  return window.localStorage.getItem(TILE_DOWNLOAD_KEY) !== 'nao';
+}
+
+/** Asks the server (when it answers) and remembers; false when it cannot say. */
+async function askTileDownload(api: ApiClient): Promise<boolean | null> {
   try {
     const { download } = await getTileConfig(api);
     window.localStorage.setItem(TILE_DOWNLOAD_KEY, download === null ? 'nao' : 'sim');
     return download !== null;
   } catch {
-    // Offline: what the server said last time; never asked yet, assume the map can be downloaded.
-    return window.localStorage.getItem(TILE_DOWNLOAD_KEY) !== 'nao';
+    return null;
   }
+}
+
+export interface Pending {
+  fluxo: string;
+  label: string;
+  count: number;
+}
+
+/** The home's banners: each flow of the device's projects with its records waiting for the server. */
+export async function readPendingBanners({ localStore, records }: Device): Promise<Pending[]> {
+  const projetos = await localStore.listProjetos();
+  const fluxos = new Set(projetos.flatMap((projeto) => projeto.fluxos));
+  const list: Pending[] = [];
+  for (const flow of FLOWS) {
+    if (!fluxos.has(flow.key)) continue;
+    const count = (await records.pending(flow)).length;
+    list.push({ fluxo: flow.key, label: flow.labels.banner, count });
+  }
+  return list;
 }
 
 /** Every record the server has not got yet, per flow, with the oldest's age. */
@@ -37,32 +62,43 @@ export async function readPending({ records }: Device): Promise<PendingSummary> 
 }
 
 /**
- * Ready for the field or what is missing; `onAppSaved` hears when a first visit's service worker has saved the
- * app (`stopped` ends the wait when the home goes away).
+ * Ready for the field or what is missing, from what the device holds and what the server said last time about
+ * maps; `onChange` hears the corrections: the server's current answer about maps, and when a first visit's
+ * service worker has saved the app (`stopped` ends the wait when the home goes away).
  */
 export async function readReadiness(
   { localStore }: Device,
   api: ApiClient,
-  onAppSaved: (readiness: ReadinessSummary) => void,
+  onChange: (readiness: ReadinessSummary) => void,
   stopped: () => boolean,
 ): Promise<ReadinessSummary> {
   const projetos = await localStore.listProjetos();
-  const [app, tiles, configured] = await Promise.all([
+  const [cached, tiles] = await Promise.all([
     appShellCached().catch(() => false),
     cachedTileKeys().catch(() => new Set<string>()),
-    tileDownloadConfigured(api),
   ]);
-  const summary = (appReady: boolean) =>
+  let app = cached;
+  let configured = rememberedTileDownload();
+  const summary = () =>
     summarizeReadiness({
-      app: appReady,
+      app,
       projetos: projetos.length > 0,
       mapas: configured ? projetosMissingTiles(projetos, tiles) : [],
     });
+  void askTileDownload(api).then((answer) => {
+    if (answer === null || answer === configured || stopped()) return;
+    configured = answer;
+    onChange(summary());
+  });
   // On a first visit the service worker is still installing: say so, then say when it is done.
   if (!app && supportsOfflineApp()) {
     void waitForAppShell(120_000, () => appShellCached(), 1000, stopped)
-      .then((saved) => saved && onAppSaved(summary(true)))
+      .then((saved) => {
+        if (!saved) return;
+        app = true;
+        onChange(summary());
+      })
       .catch(() => undefined);
   }
-  return summary(app);
+  return summary();
 }

@@ -1,10 +1,10 @@
 // Compactar Imagens and Sincronizar (SPEC.md sections 4 and 5): one at a time, status as the engine reports it,
 // an expired session sends the technician to log in again with every record still on the device. The home shows
 // before the device's code arrives: the work itself (field-work.ts) loads on the home's first effect.
-import { useCallback, useEffect, useState } from 'react';
+import { startTransition, useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { type Device, useDevice, useShell } from '../app/services';
-import type { Pending } from './field-work';
+import type { Pending } from './home-device';
 
 export type { Pending };
 
@@ -44,10 +44,10 @@ export function useFieldWork() {
   useEffect(() => {
     let active = true;
     void (async () => {
-      const [{ readPending }, services] = await Promise.all([loadWork(), device()]);
-      const list = await readPending(services);
+      const [{ readPendingBanners }, services] = await Promise.all([import('./home-device'), device()]);
+      const list = await readPendingBanners(services);
       if (!active) return;
-      setPending(list);
+      startTransition(() => setPending(list));
       window.localStorage.setItem(PENDING_KEY, JSON.stringify(list));
     })().catch(() => undefined);
     return () => {

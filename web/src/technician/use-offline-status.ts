@@ -1,7 +1,7 @@
 // What the home tells about the device: ready for the field or what is missing, persistent storage, usage,
 // and what is still waiting to reach the server. Read again after each sync or compression (`version`).
 // Persistence and usage come from the browser at once; what needs the device's database comes with its code.
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { useDevice, useShell } from '../app/services';
 import type { ReadinessSummary } from '../offline/readiness';
 import { readStorageUsage, requestPersistentStorage, type StorageUsage } from '../offline/storage';
@@ -9,8 +9,9 @@ import type { PendingSummary } from '../offline/storage-panel';
 
 export interface OfflineStatus {
   readiness: ReadinessSummary | null;
-  persisted: boolean | null;
-  usage: StorageUsage | null;
+  /** undefined until the browser answers; null when it cannot say. */
+  persisted: boolean | null | undefined;
+  usage: StorageUsage | null | undefined;
   pending: PendingSummary | null;
   /** When the figures were read, for the ages. */
   readAt: number;
@@ -26,8 +27,8 @@ export function useOfflineStatus(version: number): OfflineStatus {
   const device = useDevice();
   const [status, setStatus] = useState<OfflineStatus>({
     readiness: null,
-    persisted: null,
-    usage: null,
+    persisted: undefined,
+    usage: undefined,
     pending: null,
     readAt: Date.now(),
   });
@@ -35,12 +36,13 @@ export function useOfflineStatus(version: number): OfflineStatus {
   useEffect(() => {
     let active = true;
     const update = (part: Partial<OfflineStatus>) => {
-      if (active) setStatus((prev) => ({ ...prev, ...part, readAt: Date.now() }));
+      // a transition: the phone keeps answering taps while the panel redraws
+      if (active) startTransition(() => setStatus((prev) => ({ ...prev, ...part, readAt: Date.now() })));
     };
     void persistedAnswer().then((persisted) => update({ persisted }));
     void readStorageUsage()
       .then((usage) => update({ usage }))
-      .catch(() => undefined);
+      .catch(() => update({ usage: null }));
     const deviceReads = Promise.all([import('./home-device'), device()]);
     void deviceReads
       .then(([{ readPending }, services]) => readPending(services))
