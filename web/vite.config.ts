@@ -42,7 +42,8 @@ export default defineConfig({
         runtimeCaching: [
           {
             urlPattern: ({ request, url }) =>
-              request.destination === 'image' && /\/\d+\/\d+\/\d+(@2x)?(\.(png|jpe?g|webp))?$/.test(url.pathname),
+              request.destination === 'image' &&
+              /\/\d+\/\d+\/\d+(@2x)?(\.(png|jpe?g|webp))?$/.test(url.pathname),
             handler: 'CacheFirst',
             options: {
               cacheName: 'novus-tiles',
