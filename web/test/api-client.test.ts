@@ -40,6 +40,25 @@ describe('the API client', () => {
     expect(calls).toBe(1);
   });
 
+  it('keeps only the known fields of an error answer, of the right types', async () => {
+    const fails = async (body: unknown) => {
+      const api = new ApiClient({ fetchFn: respond(409, body) });
+      const error = await api.call('DELETE', '/api/cliente/1').catch((e: unknown) => e);
+      if (!(error instanceof ApiError)) throw new Error('no ApiError');
+      return error;
+    };
+    const odd = await fails({
+      message: 42,
+      errors: [{ msg: 'em uso' }, { msg: 7 }, 'x', null],
+      stack: 'segredo',
+    });
+    expect(odd.serverMessage).toBeUndefined();
+    expect(odd.message).toBe('HTTP 409');
+    expect(odd.body).toEqual({ errors: [{ msg: 'em uso' }] });
+    expect((await fails(['Cliente em uso.'])).body).toEqual({});
+    expect((await fails(null)).body).toEqual({});
+  });
+
   it('reports a network failure as status 0 without a server message', async () => {
     const api = new ApiClient({
       fetchFn: async () => {

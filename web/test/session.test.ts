@@ -55,4 +55,22 @@ describe('the device session', () => {
     expect(calls).toBe(2);
     expect(storage.getItem(SESSION_KEY)).toBeNull();
   });
+
+  it('takes only a whole session: names, roles and zones as strings, a numeric expiry', () => {
+    const storage = new MemoryStorage();
+    const store = new SessionStore(storage, () => NOW);
+    for (const broken of [
+      { ...claims, roles: 'tecnico' },
+      { ...claims, zonas: [1] },
+      { ...claims, exp: String(claims.exp) },
+      { roles: claims.roles, zonas: claims.zonas, exp: claims.exp },
+      [claims],
+      'texto',
+    ]) {
+      storage.setItem(SESSION_KEY, JSON.stringify(broken));
+      expect(store.get(), JSON.stringify(broken)).toBeNull();
+    }
+    storage.setItem(SESSION_KEY, JSON.stringify(claims));
+    expect(store.get()).toEqual(claims);
+  });
 });

@@ -28,7 +28,7 @@ export function LoginPage() {
     setSubmitting(true);
     try {
       const { submitLogin } = await import('./submit');
-      const result = await submitLogin(api, values);
+      const result = await submitLogin(api, values, window.localStorage);
       if (result.ok) {
         sessionStore.set(result.session);
         navigate(destination, { replace: true });

@@ -12,9 +12,11 @@ export type LoginErrors = Partial<Record<'login' | 'password', string>>;
 export type LoginResult =
   { ok: true; session: Session } | { ok: false; errors: LoginErrors } | { ok: false; failure: string };
 
+/** `storage` keeps the login the device signed in with (the pendentes export names its file after it). */
 export async function submitLogin(
   api: ApiClient,
   values: { login: string; password: string },
+  storage: Storage,
 ): Promise<LoginResult> {
   const parsed = loginSchema.safeParse(values);
   if (!parsed.success) {
@@ -28,7 +30,7 @@ export async function submitLogin(
   }
   try {
     const session = await login(api, parsed.data);
-    rememberLogin(window.localStorage, parsed.data.login);
+    rememberLogin(storage, parsed.data.login);
     void requestPersistentStorage().catch(() => false);
     return { ok: true, session };
   } catch (error) {
