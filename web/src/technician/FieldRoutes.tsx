@@ -1,35 +1,33 @@
 // The technician's screens beyond the home (SPEC.md section 2), per flow of the registry: its wizard under the
 // project, its record screen and its gallery. One chunk with the registry; the wizards, records and galleries
 // are chunks of their own (Leaflet, the flows' forms).
-import { lazy } from 'react';
+import { type ComponentType, lazy } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
 import { FLOWS } from '@novus/domain/flows/registry';
+import type { FlowUi } from '../collect/flow-ui';
 import { Loading } from '../app/Loading';
 import { ProjetosPage } from './ProjetosPage';
 
 const ProjetoPage = lazy(() => import('./ProjetoPage').then((m) => ({ default: m.ProjetoPage })));
 // The flows' UIs (FLOW_UI: their forms, react-hook-form, the fields' components) come with the wizard or the
 // record screen; a flow whose UI is not built goes home, as an unknown address does.
-const FlowWizard = lazy(() =>
-  Promise.all([import('../collect/shared/FlowWizard'), import('../collect/flows')]).then(
-    ([m, { FLOW_UI }]) => ({
+type FlowScreen = ComponentType<{ flow: FlowDefinition; ui: FlowUi }>;
+
+function lazyFlowScreen(load: () => Promise<FlowScreen>) {
+  return lazy(() =>
+    Promise.all([load(), import('../collect/flows')]).then(([Screen, { FLOW_UI }]) => ({
       default: ({ flow }: { flow: FlowDefinition }) => {
         const ui = FLOW_UI[flow.key];
-        return ui ? <m.FlowWizard flow={flow} ui={ui} /> : <Navigate to="/" replace />;
+        return ui ? <Screen flow={flow} ui={ui} /> : <Navigate to="/" replace />;
       },
-    }),
-  ),
-);
-const FlowRecordPage = lazy(() =>
-  Promise.all([import('../collect/shared/FlowRecordPage'), import('../collect/flows')]).then(
-    ([m, { FLOW_UI }]) => ({
-      default: ({ flow }: { flow: FlowDefinition }) => {
-        const ui = FLOW_UI[flow.key];
-        return ui ? <m.FlowRecordPage flow={flow} ui={ui} /> : <Navigate to="/" replace />;
-      },
-    }),
-  ),
+    })),
+  );
+}
+
+const FlowWizard = lazyFlowScreen(() => import('../collect/shared/FlowWizard').then((m) => m.FlowWizard));
+const FlowRecordPage = lazyFlowScreen(() =>
+  import('../collect/shared/FlowRecordPage').then((m) => m.FlowRecordPage),
 );
 const LevantamentoPage = lazy(() =>
   import('../collect/levantamento/LevantamentoPage').then((m) => ({ default: m.LevantamentoPage })),
