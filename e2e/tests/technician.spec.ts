@@ -51,4 +51,35 @@ test.describe('the technician on a phone', () => {
     await screenshot(page, 'tecnico-offline-projetos');
     await context.setOffline(false);
   });
+
+  test.describe('on a slow link', () => {
+    // Without the service worker every script comes through the route below, as on a first visit.
+    test.use({ serviceWorkers: 'block' });
+
+    test("the login and the home show before the device's code (Dexie, the registry, zod) arrives", async ({
+      page,
+    }) => {
+      let release = () => undefined as void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/assets\/device-[^/]*\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+
+      const login = new LoginPage(page);
+      await login.goto();
+      await login.signIn(ADMIN.login, ADMIN.password);
+      const home = new HomePage(page);
+      await expect(home.greeting(ADMIN.nome)).toBeVisible();
+      await expect(home.iniciar).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Sincronizar' })).toBeEnabled();
+      await expect(home.storage).toHaveText(/^Armazenamento: \d+,\d{2} GB de/);
+      await expect(home.version).toBeVisible();
+      await expect(home.databaseVersion).toHaveText('Banco de dados local: versão …');
+      await expectAccessible(page, 'home-sem-banco');
+
+      release();
+      await expect(home.databaseVersion).toHaveText('Banco de dados local: versão 21');
+    });
+  });
 });
