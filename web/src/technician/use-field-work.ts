@@ -1,12 +1,11 @@
 // Compactar Imagens and Sincronizar (SPEC.md sections 4 and 5): one at a time, status as the engine reports it,
 // an expired session sends the technician to log in again with every record still on the device. The home shows
-// before the device's code arrives: the work itself (field-work.ts) loads on the home's first effect.
+// before the device's code arrives: the banners' counts come from home-device.ts, the work itself (field-work.ts)
+// loads on the first tap.
 import { startTransition, useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { type Device, useDevice, useShell } from '../app/services';
 import type { Pending } from './home-device';
-
-export type { Pending };
 
 export const FIELD_TEXTS = {
   refuse: 'Nao e possivel sincronizar. Favor compactar imagens.',
