@@ -1,81 +1,20 @@
 // Two server processes on one PostgreSQL database behave as one (DESIGN.md 'Reading a lot'): a unit sent through
 // server A reaches a supervisor map open on server B as a Server-Sent Event, and B's map shows it. Real processes
 // (`node --import tsx server/src/main.ts`), a database of their own, real HTTP.
-import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MapaProjeto, type PontoEvento, STATUS, uuidFromCompact } from '@novus/domain/mapa/api';
 import { type Database, openPostgres } from '../src/db/database.ts';
 import { PontosLive } from '../src/live/pontos.ts';
 import { fakeJpeg, multipart } from './support/multipart.ts';
-import { call } from './support/server-process.ts';
+import { call, login, type ServerProcess, startServer, stopServer } from './support/server-process.ts';
 import { sample } from './support/test-app.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ADMIN = { login: 'admin-dois', password: 'senha-do-admin-123' };
 const SENHA = 'senha-de-teste-123';
-
-interface Server {
-  name: string;
-  url: string;
-  process: ChildProcess;
-  output: string[];
-}
-
-/** Starts `server/src/main.ts` and resolves once it listens and printed its banner. */
-function startServer(name: string, env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  return new Promise((resolve, reject) => {
-    let url: string | undefined;
-    const timer = setTimeout(() => fail(new Error('did not start within 60 s')), 60_000);
-    const fail = (error: Error) => {
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      reject(new Error(`server ${name}: ${error.message}\n${output.join('')}`));
-    };
-    const read = (chunk: Buffer) => {
-      output.push(chunk.toString());
-      const text = output.join('');
-      // PORT=0 lets the system choose; Fastify's log says which port it got.
-      url ??= /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1];
-      if (url && text.includes('Novus está no ar')) {
-        clearTimeout(timer);
-        resolve({ name, url, process: child, output });
-      }
-    };
-    child.stdout.on('data', read);
-    child.stderr.on('data', read);
-    child.on('exit', (code) => fail(new Error(`exited with ${code}`)));
-  });
-}
-
-/** SIGTERM, then SIGKILL if it is still running after 5 s. */
-async function stopServer(server: Server | undefined): Promise<void> {
-  const child = server?.process;
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-  await exited;
-  clearTimeout(timer);
-}
-
-async function login(server: Server, login: string, password: string): Promise<string> {
-  const response = await call(server, 'POST', '/api/auth/login', { json: { login, password } });
-  expect(response.status, await response.clone().text()).toBe(200);
-  const cookie = response.headers.getSetCookie().find((line) => line.startsWith('auth_token='));
-  if (!cookie) throw new Error('no auth_token cookie');
-  return cookie.split(';')[0] ?? '';
-}
 
 async function created<T>(response: Response): Promise<T> {
   const text = await response.text();
@@ -131,8 +70,8 @@ describe.skipIf(process.env.NOVUS_TEST_DB !== 'postgres')('two server processes 
   const dirs: string[] = [];
   let admin: Database;
   let db: Database;
-  let a: Server | undefined;
-  let b: Server | undefined;
+  let a: ServerProcess | undefined;
+  let b: ServerProcess | undefined;
 
   beforeAll(async () => {
     const adminUrl = process.env.DATABASE_URL;
