@@ -12,6 +12,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  type HeadObjectCommandOutput,
   PutObjectCommand,
   S3Client,
   type S3ClientConfig,
@@ -114,26 +115,21 @@ export class S3BlobStore implements BlobStore {
 
   /** Whether the bucket holds bytes under hash (a HEAD: nothing is read). */
   async has(hash: string): Promise<boolean> {
-    if (!SHA256_HEX.test(hash)) return false;
-    try {
-      await this.call(() =>
-        this.client.send(new HeadObjectCommand({ Bucket: this.location.bucket, Key: this.keyOf(hash) })),
-      );
-      return true;
-    } catch (error) {
-      if (isMissing(error)) return false;
-      throw error;
-    }
+    return (await this.head(hash)) !== undefined;
   }
 
   /** The object's size, or undefined when the bucket does not hold hash. */
   async sizeOf(hash: string): Promise<number | undefined> {
+    return (await this.head(hash))?.ContentLength;
+  }
+
+  /** The object's metadata (a HEAD), or undefined when the bucket does not hold hash. */
+  private async head(hash: string): Promise<HeadObjectCommandOutput | undefined> {
     if (!SHA256_HEX.test(hash)) return undefined;
     try {
-      const head = await this.call(() =>
+      return await this.call(() =>
         this.client.send(new HeadObjectCommand({ Bucket: this.location.bucket, Key: this.keyOf(hash) })),
       );
-      return head.ContentLength;
     } catch (error) {
       if (isMissing(error)) return undefined;
       throw error;
