@@ -6,20 +6,16 @@
 //                                      `novus_bench`, created on that cluster and dropped at the end)
 //   BENCH_EXPORT_PGLITE_ROWS=100000    sizes on PGlite (a temporary data directory); `0` skips an engine
 //   BENCH_EXPORT_KEEP=1                keeps `novus_bench` afterwards, to look at plans with psql
-import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { buildApp } from '../server/src/app.ts';
-import { LoginLimiter } from '../server/src/auth/login-limiter.ts';
 import { hashPassword } from '../server/src/auth/passwords.ts';
-import { TokenService } from '../server/src/auth/tokens.ts';
 import { type Database, openPglite, openPostgres } from '../server/src/db/database.ts';
 import { migrate } from '../server/src/db/migrate.ts';
 import { insertUser } from '../server/src/modules/usuarios/queries.ts';
-import { LocalBlobStore } from '../server/src/storage/blob-store.ts';
+import { buildBenchApp, runClientProcess } from './support.ts';
 
 /** DESIGN.md 'Performance by design': ODK Central's CSV export of 100 k rows on a 2-core machine. */
 const PEER_ROWS_PER_SECOND = 9_460;
@@ -128,20 +124,8 @@ request.on('error', (error) => {
 });
 `;
 
-function runClient(url: string, cookie: string, format: Format): Promise<Download> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', CLIENT, url, cookie, format], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (text: string) => (out += text));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) reject(new Error(`client exited with ${code}`));
-      else resolve(JSON.parse(out) as Download);
-    });
-  });
+async function runClient(url: string, cookie: string, format: Format): Promise<Download> {
+  return JSON.parse(await runClientProcess(CLIENT, [url, cookie, format])) as Download;
 }
 
 /** Peak RSS of this process (the server) while fn runs: 50 ms samples, and the kernel's high-water mark. */
@@ -296,12 +280,7 @@ async function bench(engine: Result['engine'], db: Database, counts: number[]): 
   await migrate(db);
   const f = await fixture(db);
   const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), 'novus-bench-export-fotos-'));
-  const app = await buildApp({
-    db,
-    tokens: new TokenService('bench-secret-bench-secret-bench', 30),
-    limiter: new LoginLimiter(),
-    blobs: new LocalBlobStore(blobDir),
-  });
+  const app = await buildBenchApp(db, blobDir);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const login = await fetch(`${origin}/api/auth/login`, {

@@ -3,26 +3,19 @@
 // fake-indexeddb, HttpSyncTransport); between it and the real server (buildApp, PGlite, real HTTP) a TCP proxy
 // counts every byte the device sends (request lines, headers, multipart framing, photos) and makes the cut.
 import 'fake-indexeddb/auto';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { FLOWS } from '@novus/domain/flows/registry';
 import { unidadeFlow } from '@novus/domain/flows/unidade';
-import { buildApp } from '../server/src/app.ts';
-import { LoginLimiter } from '../server/src/auth/login-limiter.ts';
-import { hashPassword } from '../server/src/auth/passwords.ts';
-import { TokenService } from '../server/src/auth/tokens.ts';
 import { openPglite } from '../server/src/db/database.ts';
-import { migrate } from '../server/src/db/migrate.ts';
-import { insertUser } from '../server/src/modules/usuarios/queries.ts';
-import { LocalBlobStore } from '../server/src/storage/blob-store.ts';
 import { fakeJpeg } from '../server/test/support/multipart.ts';
 import { HttpSyncTransport } from '../web/src/api/sync-transport.ts';
 import { NovusDatabase } from '../web/src/offline/db.ts';
 import { RecordStore } from '../web/src/offline/records.ts';
 import { SyncEngine, type SyncTransport } from '../web/src/offline/sync.ts';
+import { BENCH_PASSWORD, benchAppWithAdmin } from './support.ts';
 
 const RECORDS = Number(process.env.RESUME_RECORDS ?? 200);
 const PHOTOS_PER_RECORD = 3;
@@ -100,29 +93,14 @@ class CountingProxy {
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'novus-bench-resume-'));
 const db = await openPglite({});
-await migrate(db);
-const login = `resume-${crypto.randomBytes(4).toString('hex')}`;
-await insertUser(db, {
-  login,
-  firstName: 'Bench',
-  lastName: '',
-  passwordHash: await hashPassword('bench-senha-1'),
-  roles: ['administrador'],
-  cliente: undefined,
-});
-const app = await buildApp({
-  db,
-  tokens: new TokenService('bench-secret-bench-secret-bench', 30),
-  limiter: new LoginLimiter(),
-  blobs: new LocalBlobStore(path.join(dir, 'fotos')),
-});
+const { app, login } = await benchAppWithAdmin(db, path.join(dir, 'fotos'), 'resume');
 await app.listen({ port: 0, host: '127.0.0.1' });
 const proxy = new CountingProxy((app.server.address() as net.AddressInfo).port);
 const base = `http://127.0.0.1:${await proxy.listen()}`;
 const loggedIn = await app.inject({
   method: 'POST',
   url: '/api/auth/login',
-  payload: { login, password: 'bench-senha-1' },
+  payload: { login, password: BENCH_PASSWORD },
 });
 const cookie = `auth_token=${loggedIn.cookies.find((c) => c.name === 'auth_token')?.value ?? ''}`;
 const cliente = (

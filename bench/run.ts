@@ -4,15 +4,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildApp } from '../server/src/app.ts';
-import { LoginLimiter } from '../server/src/auth/login-limiter.ts';
-import { hashPassword } from '../server/src/auth/passwords.ts';
-import { TokenService } from '../server/src/auth/tokens.ts';
 import { type Database, openPglite, openPostgres } from '../server/src/db/database.ts';
-import { migrate } from '../server/src/db/migrate.ts';
-import { insertUser } from '../server/src/modules/usuarios/queries.ts';
-import { LocalBlobStore } from '../server/src/storage/blob-store.ts';
 import { fakeJpeg, multipart } from '../server/test/support/multipart.ts';
+import { BENCH_PASSWORD, benchAppWithAdmin } from './support.ts';
 
 interface Result {
   engine: string;
@@ -42,27 +36,12 @@ async function measure(count: number, concurrency: number, task: (i: number) => 
 }
 
 async function run(engine: string, db: Database): Promise<Result[]> {
-  await migrate(db);
-  const login = `bench-${crypto.randomBytes(4).toString('hex')}`;
-  await insertUser(db, {
-    login,
-    firstName: 'Bench',
-    lastName: '',
-    passwordHash: await hashPassword('bench-senha-1'),
-    roles: ['administrador'],
-    cliente: undefined,
-  });
   const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), 'novus-bench-fotos-'));
-  const app = await buildApp({
-    db,
-    tokens: new TokenService('bench-secret-bench-secret-bench', 30),
-    limiter: new LoginLimiter(),
-    blobs: new LocalBlobStore(blobDir),
-  });
+  const { app, login } = await benchAppWithAdmin(db, blobDir, 'bench');
   const res = await app.inject({
     method: 'POST',
     url: '/api/auth/login',
-    payload: { login, password: 'bench-senha-1' },
+    payload: { login, password: BENCH_PASSWORD },
   });
   const cookie = `auth_token=${res.cookies.find((c) => c.name === 'auth_token')?.value ?? ''}`;
   const prefix = crypto.randomBytes(4).toString('hex');

@@ -5,25 +5,17 @@
 //   SOAK_SECONDS=600     how long the steady part lasts
 //   SOAK_RATE=50         records per second sent, each a new record with its own photo
 //   SOAK_INGEST=1000     records of the concurrency-8 part
-import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { buildApp } from '../server/src/app.ts';
-import { LoginLimiter } from '../server/src/auth/login-limiter.ts';
-import { hashPassword } from '../server/src/auth/passwords.ts';
-import { TokenService } from '../server/src/auth/tokens.ts';
 import { type Database, openPglite, openPostgres } from '../server/src/db/database.ts';
-import { migrate } from '../server/src/db/migrate.ts';
-import { insertUser } from '../server/src/modules/usuarios/queries.ts';
-import { LocalBlobStore } from '../server/src/storage/blob-store.ts';
+import { BENCH_PASSWORD, benchAppWithAdmin, runClientProcess } from './support.ts';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
 const RATE = Number(process.env.SOAK_RATE ?? 50);
 const INGEST = Number(process.env.SOAK_INGEST ?? 1000);
-const PASSWORD = 'bench-senha-1';
 const MB = 1024 * 1024;
 
 /** One line of the client's output per request: when it started (s since the client began), ms, status. */
@@ -105,25 +97,13 @@ if (mode === 'steady') {
 }
 `;
 
-function client(args: string[]): Promise<{ samples: Sample[]; total?: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', CLIENT, ...args], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (text: string) => (out += text));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`client exited with ${code}`));
-      const lines = out
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line) as Sample & { total?: number });
-      const total = lines.find((line) => line.total !== undefined)?.total;
-      resolve({ samples: lines.filter((line) => line.total === undefined), ...(total ? { total } : {}) });
-    });
-  });
+async function client(args: string[]): Promise<{ samples: Sample[]; total?: number }> {
+  const lines = (await runClientProcess(CLIENT, args))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Sample & { total?: number });
+  const total = lines.find((line) => line.total !== undefined)?.total;
+  return { samples: lines.filter((line) => line.total === undefined), ...(total ? { total } : {}) };
 }
 
 const p95 = (values: number[]) => {
@@ -134,28 +114,13 @@ const p95 = (values: number[]) => {
 const { db, drop, engine } = await open();
 const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), 'novus-soak-fotos-'));
 try {
-  await migrate(db);
-  const login = `soak-${crypto.randomBytes(4).toString('hex')}`;
-  await insertUser(db, {
-    login,
-    firstName: 'Soak',
-    lastName: '',
-    passwordHash: await hashPassword(PASSWORD),
-    roles: ['administrador'],
-    cliente: undefined,
-  });
-  const app = await buildApp({
-    db,
-    tokens: new TokenService('bench-secret-bench-secret-bench', 30),
-    limiter: new LoginLimiter(),
-    blobs: new LocalBlobStore(blobDir),
-  });
+  const { app, login } = await benchAppWithAdmin(db, blobDir, 'soak');
   await app.listen({ host: '127.0.0.1', port: 0 });
   const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const login_ = await fetch(`${origin}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ login, password: PASSWORD }),
+    body: JSON.stringify({ login, password: BENCH_PASSWORD }),
   });
   const cookie = (login_.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   const post = async (url: string, body: string, type: string) => {
