@@ -15,42 +15,63 @@ export function sha256(bytes: Buffer): string {
   return crypto.createHash('sha256').update(bytes).digest('hex');
 }
 
+/** A unit waiting on the phone: its number, and optionally when it was collected and its photos. */
+export interface PendingUnidade {
+  numero: string;
+  /** When it was collected; by default after anything already on the device, in the list's order. */
+  dataHora?: number;
+  /** What each photo slot shows (a real JPEG with that text), null for an empty slot; by default two photos. */
+  fotos?: (string | null)[];
+}
+
 /**
- * Units waiting on the phone, each with two real (already compressed) JPEGs, written straight into the device's
- * database, as in technician-ready.spec.ts: many records without walking the wizard for each.
+ * Units waiting on the phone, with real (already compressed) JPEGs, written straight into the device's database:
+ * many records without walking the wizard for each, as a phone that collected them offline would hold them.
+ * Answers their ids, in order.
  */
-export async function putPendingUnidades(page: Page, projetoId: string, numeros: string[]): Promise<void> {
-  const jpegs: string[][] = [];
-  for (const numero of numeros) {
-    jpegs.push(
-      await Promise.all(
-        ['a', 'b'].map(async (slot) =>
-          (await makeJpeg(page, `Nº ${numero} ${slot}`, 320, 240)).toString('base64'),
+export async function putPendingUnidades(
+  page: Page,
+  projetoId: string,
+  unidades: readonly (string | PendingUnidade)[],
+): Promise<string[]> {
+  const now = Date.now();
+  const records = [];
+  for (const [index, unidade] of unidades.entries()) {
+    const { numero, dataHora, fotos } = typeof unidade === 'string' ? { numero: unidade } : unidade;
+    const labels = fotos ?? [`Nº ${numero} a`, `Nº ${numero} b`];
+    records.push({
+      id: crypto.randomUUID(),
+      numero,
+      index,
+      dataHora: dataHora ?? now + index,
+      jpegs: await Promise.all(
+        labels.map(async (label) =>
+          label === null ? null : (await makeJpeg(page, label, 320, 240)).toString('base64'),
         ),
       ),
-    );
+    });
   }
   await page.evaluate(
-    async ({ projetoId, numeros, jpegs }) => {
+    async ({ projetoId, records }) => {
       const db = await new Promise<IDBDatabase>((resolve, reject) => {
         const open = indexedDB.open('Novus');
         open.onsuccess = () => resolve(open.result);
         open.onerror = () => reject(open.error);
       });
-      const foto = (base64: string) =>
-        new Blob([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], { type: 'image/jpeg' });
+      const foto = (base64: string | null) =>
+        base64 === null
+          ? null
+          : new Blob([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], { type: 'image/jpeg' });
       const tx = db.transaction('unidade', 'readwrite');
       const store = tx.objectStore('unidade');
-      const now = Date.now();
-      numeros.forEach((numero, index) => {
+      for (const { id, numero, index, dataHora, jpegs } of records) {
         store.put({
-          id: crypto.randomUUID(),
+          id,
           projeto: projetoId,
           coordenadas: { lat: -25.435 + index * 0.0001, lng: -49.275 },
-          // collected after anything already on the device, in this order (the sync sends the oldest first)
-          dataHora: now + index,
+          dataHora,
           imagensCompactadas: true,
-          fotos: (jpegs[index] ?? []).map(foto),
+          fotos: jpegs.map(foto),
           dados: {
             tipoUnidade: 'SDU',
             tipoEdificacao: 'Residencial',
@@ -59,15 +80,16 @@ export async function putPendingUnidades(page: Page, projetoId: string, numeros:
             quantidade: '1',
           },
         });
-      });
+      }
       await new Promise<void>((resolve, reject) => {
         tx.oncomplete = () => resolve();
         tx.onerror = () => reject(tx.error);
       });
       db.close();
     },
-    { projetoId, numeros, jpegs },
+    { projetoId, records },
   );
+  return records.map((record) => record.id);
 }
 
 /** The device's pending units with these numbers, sorted by number, with the SHA-256 of each photo. */

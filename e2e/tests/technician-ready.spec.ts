@@ -2,17 +2,12 @@
 // offline, the home says what is still missing (the project's map) and then 'Pronto para uso offline', and the
 // storage panel shows what waits on the phone.
 import fs from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { unzipSync } from 'fflate';
 import { expectAccessible } from '../support/axe';
 import { acceptDialogs, TechnicianHome } from '../support/collect-pages';
-import {
-  type CollectWorld,
-  makeJpeg,
-  setUpWorld,
-  TECHNICIAN_PHONE,
-  TECNICO_PASSWORD,
-} from '../support/collect-setup';
+import { type CollectWorld, setUpWorld, TECHNICIAN_PHONE, TECNICO_PASSWORD } from '../support/collect-setup';
+import { putPendingUnidades } from '../support/fault-helpers';
 import { LoginPage } from '../support/login-page';
 import { DESKTOP, screenshot } from '../support/screens';
 
@@ -28,61 +23,6 @@ test.afterAll(async () => {
 });
 
 const DAY = 24 * 60 * 60 * 1000;
-
-/**
- * Two units waiting on the phone, one from four days ago, each with real JPEGs, put straight into the device's
- * database (as a phone that collected them offline would hold them), so the panel has something to count.
- */
-async function putPendingUnidades(page: Page, projetoId: string): Promise<string[]> {
-  const jpegs = await Promise.all(
-    ['A', 'B', 'C'].map(async (label) =>
-      (await makeJpeg(page, `Pendente ${label}`, 320, 240)).toString('base64'),
-    ),
-  );
-  return page.evaluate(
-    async ({ projetoId, day, jpegs }) => {
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const open = indexedDB.open('Novus');
-        open.onsuccess = () => resolve(open.result);
-        open.onerror = () => reject(open.error);
-      });
-      const foto = (base64: string) =>
-        new Blob([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], { type: 'image/jpeg' });
-      const [a = '', b = '', c = ''] = jpegs;
-      const now = Date.now();
-      const ids = [crypto.randomUUID(), crypto.randomUUID()];
-      const tx = db.transaction('unidade', 'readwrite');
-      const store = tx.objectStore('unidade');
-      const base = {
-        projeto: projetoId,
-        coordenadas: { lat: -25.435, lng: -49.275 },
-        imagensCompactadas: true,
-      };
-      const dados = (numero: string) => ({
-        tipoUnidade: 'SDU',
-        tipoEdificacao: 'Residencial',
-        tipoImovel: 'RESIDENCIAL',
-        numero,
-        quantidade: '1',
-      });
-      store.put({
-        ...base,
-        id: ids[0],
-        dataHora: now - 4 * day,
-        fotos: [foto(a), foto(b)],
-        dados: dados('41'),
-      });
-      store.put({ ...base, id: ids[1], dataHora: now - 60_000, fotos: [foto(c), null], dados: dados('42') });
-      await new Promise<void>((resolve, reject) => {
-        tx.oncomplete = () => resolve();
-        tx.onerror = () => reject(tx.error);
-      });
-      db.close();
-      return ids;
-    },
-    { projetoId, day: DAY, jpegs },
-  );
-}
 
 test('the first sync ends when the app opens offline, and the home says what is missing until it is ready', async ({
   page,
@@ -139,7 +79,11 @@ test('the first sync ends when the app opens offline, and the home says what is 
   await expect(ready).toHaveText('Pronto para uso offline');
 
   // The storage panel: persistent storage asked, usage, pending records and photos, the oldest one's age.
-  const pendingIds = await putPendingUnidades(page, world.projetoId);
+  // Two units waiting on the phone, one from four days ago, so the panel has something to count.
+  const pendingIds = await putPendingUnidades(page, world.projetoId, [
+    { numero: '41', dataHora: Date.now() - 4 * DAY, fotos: ['Pendente A', 'Pendente B'] },
+    { numero: '42', dataHora: Date.now() - 60_000, fotos: ['Pendente C', null] },
+  ]);
   await context.setOffline(true);
   await page.reload();
   await expect(ready).toHaveText('Pronto para uso offline');
