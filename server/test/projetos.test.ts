@@ -158,6 +158,21 @@ describe('/api/projeto', () => {
     expect(projeto.pontosLPTv2[0]).not.toHaveProperty('coordenadas');
   });
 
+  it("reads a Fiscalização file in UTM zone 22 whatever the project's fuso (SPEC.md 9), BDGD in the project's", async () => {
+    const response = await post({
+      nome: 'Fiscalização em Fuso 23',
+      cliente: clienteId,
+      fuso: '23',
+      fluxos: 'fiscalizacao',
+      arquivoFiscalizacao: sample('fiscalizacao-fuso22.csv'),
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    const [ponto] = response.json().pontosFiscalizacao;
+    // the same place as on a fuso-22 project (Curitiba), not some 600 km east in zone 23
+    expect(ponto.coordenadas[0]).toBeCloseTo(-25.43, 1);
+    expect(ponto.coordenadas[1]).toBeCloseTo(-49.27, 1);
+  });
+
   it('refuses bad files with a Portuguese message naming the file and line, storing nothing', async () => {
     const before = {
       projetos: await countRows('projetos'),

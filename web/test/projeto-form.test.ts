@@ -103,6 +103,18 @@ describe('the project form', () => {
     expect(state.files.lpt2?.pontos).toEqual([]);
   });
 
+  it('reads fiscalização in zone 22 even on a project of another fuso, and does not read it again for a new fuso', async () => {
+    const fuso23 = run(
+      { type: 'field', field: 'fuso', value: '23' },
+      { type: 'fluxo', fluxo: 'fiscalizacao', checked: true },
+      await pick('fiscalizacao', 'fiscalizacao-fuso22.csv', sample('fiscalizacao-fuso22.csv'), '23'),
+    );
+    const [lat, lng] = fuso23.files.fiscalizacao?.pontos[0] ?? [0, 0];
+    expect(lat).toBeCloseTo(-25.43, 1);
+    expect(lng).toBeCloseTo(-49.27, 1);
+    expect(await rereadForFuso(fuso23, '24')).toEqual([]);
+  });
+
   it('clears the points of an unticked flow, and never sends them', async () => {
     const withIp = run({ type: 'fluxo', fluxo: 'ip', checked: true }, await pick('ip', 'pontos-ip.txt'));
     expect(withIp.files.ip?.count).toBe(4);

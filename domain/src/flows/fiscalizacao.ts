@@ -116,13 +116,8 @@ export const fiscalizacaoFlow = {
     fileField: 'arquivoFiscalizacao',
     fileLabel: 'Arquivo de fiscalização',
     accept: '.txt,.csv',
-    // without the project's fuso, the parser's default (zone 22, band L: SPEC.md section 9)
-    parse: async (text, fuso) => {
-      const files = await pointFiles();
-      const pontos =
-        fuso === undefined ? files.parseFiscalizacaoPoints(text) : files.parseFiscalizacaoPoints(text, fuso);
-      return pontos.map(toPreloaded);
-    },
+    // always UTM zone 22, band L, whatever the project's fuso (SPEC.md section 9: only BDGD uses the project's)
+    parse: async (text) => (await pointFiles()).parseFiscalizacaoPoints(text).map(toPreloaded),
     json: pontoJson(pontoFiscalizacaoJson),
     key: (ponto) => `${field(ponto, 'placa')}|${positionKey(ponto)}`,
   },

@@ -6,7 +6,7 @@ import { isInBrazil } from './brazil.ts';
 import type { LatLng } from './kml.ts';
 import { FileParseError } from './parse-error.ts';
 import { checkReadableText } from './text-file.ts';
-import { FISCALIZACAO_DEFAULT_FUSO, utmToLatLng } from './utm.ts';
+import { FISCALIZACAO_FUSO, utmToLatLng } from './utm.ts';
 import {
   BDGD_ATIVOS,
   FISCALIZACAO_COLUMNS,
@@ -154,13 +154,10 @@ export type PontoFiscalizacao = PontoBase & Record<FiscalizacaoOriginal, string>
 
 /**
  * Fiscalização: a header row naming the columns (any order, any case) x; y; barramento; tipo; material; altura;
- * carga; tipoEquipamento; placa; potencia; fases; medidor; faseConsumidor. x/y are UTM zone 22 band L unless
- * the project's fuso says otherwise. Only x and y are required; an absent column leaves its value empty.
+ * carga; tipoEquipamento; placa; potencia; fases; medidor; faseConsumidor. x/y are UTM zone 22 band L whatever
+ * the project's fuso (SPEC.md section 9). Only x and y are required; an absent column leaves its value empty.
  */
-export function parseFiscalizacaoPoints(
-  text: string,
-  fuso: number = FISCALIZACAO_DEFAULT_FUSO,
-): PontoFiscalizacao[] {
+export function parseFiscalizacaoPoints(text: string): PontoFiscalizacao[] {
   const [header, ...rows] = readRows(text);
   if (!header) throw new FileParseError('O arquivo não contém nenhum ponto.');
   const position = new Map(header.cells.map((name, index) => [name.toLowerCase(), index]));
@@ -177,7 +174,7 @@ export function parseFiscalizacaoPoints(
     rows.map((row) => {
       const point = utmToLatLng(
         { x: readNumber(row.cells[xIndex], 'x', row.line), y: readNumber(row.cells[yIndex], 'y', row.line) },
-        fuso,
+        FISCALIZACAO_FUSO,
       );
       checkInBrazil(point, row.line);
       const originals = Object.fromEntries(

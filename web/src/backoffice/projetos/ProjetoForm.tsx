@@ -20,7 +20,7 @@ import { FLUXOS } from '@novus/domain/flows/keys';
 import { FLUXO_FORM_LABELS, PRELOADED_FLOWS, type PreloadedFluxo } from '@novus/domain/flows/registry';
 import { FISCALIZACAO_COLUMNS, LPT_AGILTEC_COLUMNS } from '@novus/domain/geo/point-files';
 import { decodeTextFile } from '@novus/domain/geo/text-file';
-import { FISCALIZACAO_DEFAULT_FUSO, FUSOS } from '@novus/domain/geo/utm';
+import { FISCALIZACAO_FUSO, FUSOS } from '@novus/domain/geo/utm';
 import { getTileConfig } from '../../api/tiles-config';
 import { createProjeto, getProjeto, updateProjeto } from '../../api/projeto';
 import { ProjetoMap } from '../../map/ProjetoMap';
@@ -126,14 +126,13 @@ export function ProjetoForm() {
     }
   };
 
-  const fusoNumber = state.fuso === '' ? FISCALIZACAO_DEFAULT_FUSO : Number(state.fuso);
   const uploadHelp: Record<PreloadedFluxo, string> = {
     ip: 'Arquivo .txt separado por ";", sem cabeçalho: longitude;latitude;idConcessionaria;idCircuito;quantidadeCompartilhamento',
     bdgd:
       state.fuso === ''
         ? `idConcessionaria;ativo;x;y sem cabeçalho, UTM no fuso do projeto. ${BDGD_NEEDS_FUSO}`
         : `idConcessionaria;ativo;x;y sem cabeçalho, UTM no fuso do projeto (fuso ${state.fuso}).`,
-    fiscalizacao: `Primeira linha com os nomes das colunas: ${FISCALIZACAO_COLUMNS.join(';')}. x e y em UTM, fuso ${fusoNumber} banda L${state.fuso === '' ? ' (escolha outro fuso no projeto se for o caso)' : ''}.`,
+    fiscalizacao: `Primeira linha com os nomes das colunas: ${FISCALIZACAO_COLUMNS.join(';')}. x e y em UTM, fuso ${FISCALIZACAO_FUSO} banda L, qualquer que seja o fuso do projeto.`,
     lpt2: `Primeira linha de cabeçalho, depois as colunas: ${LPT_AGILTEC_COLUMNS.join(';')}`,
   };
 

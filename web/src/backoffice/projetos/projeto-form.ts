@@ -86,7 +86,7 @@ export function projetoFormReducer(state: ProjetoFormState, action: ProjetoFormA
     case 'reset':
       return EMPTY_PROJETO_FORM;
     case 'field': {
-      // A new fuso reads the BDGD and fiscalização files again: see rereadForFuso.
+      // A new fuso reads the BDGD file again: see rereadForFuso.
       return { ...state, [action.field]: action.value };
     }
     case 'interpres':
@@ -153,9 +153,9 @@ export async function readFile(
   }
 }
 
-/** BDGD and fiscalização coordinates are UTM in the project's fuso: their files, read again in a new one. */
+/** BDGD coordinates are UTM in the project's fuso (fiscalização's always in zone 22): its file, read again in a new one. */
 export async function rereadForFuso(state: ProjetoFormState, fuso: string): Promise<ProjetoFormAction[]> {
-  const slots: FileSlot[] = ['bdgd', 'fiscalizacao'];
+  const slots: FileSlot[] = ['bdgd'];
   return Promise.all(
     slots.flatMap((slot) => {
       const file = state.files[slot];
