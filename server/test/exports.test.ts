@@ -98,6 +98,7 @@ const HEADERS = {
   'postes-simplificado': [...BASE, 'TIPO', 'ALTURA', 'QTD_DROP', 'FOTOS'],
   ip: [
     ...BASE,
+    'SEQUENCIAL',
     'ID_CONCESSIONARIA',
     'ID_CIRCUITO',
     'POSSUI_USO_MUTUO',
@@ -837,6 +838,7 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
     expectBase(daMaria?.rows ?? [], tecnicoDe(['ip2', 'ipNovo'], 'Maria de Tal'));
     // The preloaded values stay beside what the technician answered; the point never collected is absent.
     expect(byId(doJoao?.rows ?? [], 'ip1')).toMatchObject({
+      SEQUENCIAL: '1',
       ID_CONCESSIONARIA: 'IP-1',
       ID_CIRCUITO: 'C-1',
       POSSUI_USO_MUTUO: 'SIM',
@@ -847,13 +849,16 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
       FOTOS: '1',
     });
     expect(byId(daMaria?.rows ?? [], 'ip2')).toMatchObject({
+      SEQUENCIAL: '2',
       ID_CONCESSIONARIA: 'IP-2',
       POSSUI_USO_MUTUO: 'SIM',
       POSSUI_IP: 'NÃO',
       POSSUI_ANOMALIA_POSTE: 'SIM',
       QUANTIDADE_COMPARTILHAMENTO: '0',
     });
+    // a point added in the app follows the project's three preloaded ones
     expect(byId(daMaria?.rows ?? [], 'ipNovo')).toMatchObject({
+      SEQUENCIAL: '4',
       ID_CONCESSIONARIA: 'IP-NOVO',
       NAO_POSSUI_IP_OU_USO_MUTUO: 'SIM',
     });

@@ -336,6 +336,98 @@ describe('points: preloaded, collected, collected twice', () => {
     ]);
   });
 
+  it('numbers IP points as BDGD: preloaded in file order, added in the app as they reach the server, in every answer', async () => {
+    // The project's answer, the technician's download by zone and the map's popup carry the file's order.
+    expect(projeto.pontosIP.map((ponto) => [ponto.idConcessionaria, ponto.sequencial])).toEqual([
+      ['IP-1', 1],
+      ['IP-2', 2],
+      ['IP-3', 3],
+      ['IP-4', 4],
+    ]);
+    const terceiro = projeto.pontosIP[2] as Json;
+    expect(await byZona('ip', terceiro._id)).toMatchObject({ sequencial: 3 });
+    expect(await get(`/api/registro/${terceiro._id}`)).toMatchObject({ sequencial: 3 });
+
+    // Three points drawn in the app on two devices at once get the next three numbers, whatever the device says.
+    const responses = await Promise.all(
+      Array.from({ length: 3 }, (_, i) =>
+        upload(
+          'ip',
+          {
+            id: crypto.randomUUID(),
+            projeto: projeto._id,
+            coordenadas: JSON.stringify([-25.4355 + i * 0.0001, -49.2755]),
+            dataHora: String(DATA_HORA),
+            possuiIP: 'true',
+            sequencial: '1',
+          },
+          [],
+          i % 2 === 0 ? ana : bruno,
+        ),
+      ),
+    );
+    expect(responses.map((response) => response.statusCode)).toEqual([201, 201, 201]);
+    expect(responses.map((response) => response.json().sequencial as number).sort()).toEqual([5, 6, 7]);
+
+    // A preloaded point keeps its number once collected (the device's own number is ignored).
+    const quarto = projeto.pontosIP[3] as Json;
+    const collected = await upload('ip', ipColeta(quarto, { sequencial: '99' }));
+    expect(collected.statusCode, collected.body).toBe(200);
+    expect(collected.json()).toMatchObject({ sequencial: 4, coletado: true });
+
+    const lista: Json[] = await get(`/api/ip/${encodeURIComponent(projeto.nome)}`);
+    expect(lista.map((registro) => registro.sequencial).sort((a, b) => Number(a) - Number(b))).toEqual([
+      1, 2, 3, 4, 5, 6, 7,
+    ]);
+
+    // A new IP file keeps the collected points and their numbers, and numbers its new points after the largest.
+    const reenvio = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/projeto/${projeto._id}`,
+      headers: { ...FORM, cookie: admin },
+      payload: formBody({
+        nome: projeto.nome,
+        cliente: (await get(`/api/projeto/${projeto._id}`)).cliente,
+        fuso: '22',
+        fluxos: ['ip', 'bdgd', 'fiscalizacao', 'lpt'],
+        pontosIP: JSON.stringify([
+          { coordenadas: [-25.4345, -49.2745], idConcessionaria: 'IP-8', idCircuito: 'C-3' },
+          { coordenadas: [-25.4346, -49.2746], idConcessionaria: 'IP-9', idCircuito: 'C-3' },
+        ]),
+      }),
+    });
+    expect(reenvio.statusCode, reenvio.body).toBe(200);
+    const depois: Json[] = await get(`/api/ip/${encodeURIComponent(projeto.nome)}`);
+    const numero = (idConcessionaria: string) =>
+      depois.find((registro) => registro.idConcessionaria === idConcessionaria)?.sequencial;
+    expect([numero('IP-1'), numero('IP-4'), numero('IP-8'), numero('IP-9')]).toEqual([1, 4, 8, 9]);
+  });
+
+  it("numbers the IP points stored before the numbering (migration 0010): preloaded in file order, then the app's", async () => {
+    const ips = () =>
+      ctx.db.query<{ c: string; s: number | null }>(
+        `SELECT dados->>'idConcessionaria' AS c, (dados->'sequencial')::int AS s FROM registros
+         WHERE projeto = $1 AND fluxo = 'ip' AND conflito_de IS NULL ORDER BY s, c`,
+        [projeto._id],
+      );
+    const before = await ips();
+    await ctx.db.query(
+      `UPDATE registros SET dados = dados - 'sequencial' WHERE projeto = $1 AND fluxo = 'ip'`,
+      [projeto._id],
+    );
+    const migration = fs.readFileSync(
+      path.resolve(import.meta.dirname, '../src/db/migrations/0010_ip_sequencial.sql'),
+      'utf8',
+    );
+    await ctx.db.query(migration);
+    const after = await ips();
+    expect(after.map((ip) => ip.s)).toEqual(before.map((_, i) => i + 1));
+    // the preloaded points (IP-n) first, in the file's order, then those added in the app
+    const preloaded = after.filter((ip) => ip.c?.startsWith('IP-'));
+    expect(preloaded.map((ip) => ip.c)).toEqual(['IP-1', 'IP-2', 'IP-3', 'IP-4', 'IP-8', 'IP-9']);
+    expect(preloaded.map((ip) => ip.s)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
   it('checks access before storing a photo byte, and removes the photos of a refused record', async () => {
     const novo = (extra: Record<string, string> = {}) => ({
       id: crypto.randomUUID(),

@@ -95,7 +95,7 @@ export interface FlowDefinition<
   /** Confirmation asked before a record is deleted on the device. */
   deleteConfirm: string;
   lifecycle: Lifecycle;
-  /** The server numbers the flow's new records (`sequencial` = max in the project + 1: BDGD). */
+  /** The server numbers the flow's points (`sequencial` = max in the project + 1; preloaded ones in file order): BDGD, IP. */
   numbered: boolean;
   preload?: Preload;
   /** Its CSV files, its KML layer and the columns they carry (the Extrator and the reports). */

@@ -1,5 +1,5 @@
 // Flow ip — Uso Mútuo / IP: a pole's mutual use and public lighting, a point that may be preloaded from the
-// project's IP file (SPEC.md sections 3, 4 'Form interplay, ip', 5).
+// project's IP file and is numbered by the server as BDGD is (SPEC.md sections 3, 4 'Form interplay, ip', 5).
 import { booleanField } from '../form-fields.ts';
 import { z } from '../zod.ts';
 import { type FlowDefinition, optionalText } from './flow.ts';
@@ -66,6 +66,7 @@ const pontoIpJson = z.object({
 });
 
 const COLUNAS_IP = [
+  campo('SEQUENCIAL', 'sequencial'),
   campo('ID_CONCESSIONARIA', 'idConcessionaria'),
   campo('ID_CIRCUITO', 'idCircuito'),
   simNao('POSSUI_USO_MUTUO', 'possuiUsoMutuo'),
@@ -101,7 +102,7 @@ export const ipFlow = {
   noPhotosText: 'Não há fotos para este uso mútuo',
   deleteConfirm: 'Confirma exclusão do ponto?',
   lifecycle: 'ponto',
-  numbered: false,
+  numbered: true,
   preload: {
     formField: 'pontosIP',
     fileField: 'arquivoIP',

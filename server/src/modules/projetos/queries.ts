@@ -3,6 +3,7 @@ import type { Polygon } from 'geojson';
 import { type PreloadedFlow, type PreloadedFluxo, PRELOADED_FLUXOS } from '@novus/domain/flows/registry';
 import type { ProjetoScope } from '../../auth/access.ts';
 import type { Queryable } from '../../db/database.ts';
+import { SEQUENCIAL_MAX } from '../registros/queries.ts';
 import type { PontoInput, ProjetoInput, ZonaInput } from './input.ts';
 
 export interface ProjetoRow {
@@ -194,6 +195,12 @@ export async function replacePreloadedPontos(
   const keptKeys = new Set(kept.map((ponto) => flow.preload.key(ponto)));
   const fresh = pontos.filter((ponto) => !keptKeys.has(flow.preload.key(ponto)));
   if (fresh.length === 0) return;
+  // A numbered flow's points without a number of their own (IP's) follow the project's largest, in file order; the
+  // caller holds the project's row lock (it wrote the row), so no upload numbers a point between (coleta.ts).
+  const numbering = flow.numbered
+    ? `CASE WHEN jsonb_typeof(p.dados->'sequencial') = 'number' THEN p.dados
+         ELSE p.dados || jsonb_build_object('sequencial', ${SEQUENCIAL_MAX} + p.ordem) END`
+    : 'p.dados';
   await tx.query(
     `INSERT INTO registros (id, fluxo, projeto, zona, lat, lng, geom, carregado_backoffice, coletado, dados, ordem)
      SELECT gen_random_uuid(), $2, $1,
@@ -203,7 +210,7 @@ export async function replacePreloadedPontos(
          ORDER BY z.id LIMIT 1) END,
        p.lat, p.lng,
        CASE WHEN p.lat IS NULL THEN NULL ELSE ST_SetSRID(ST_MakePoint(p.lng, p.lat), 4326) END,
-       true, false, p.dados, p.ordem
+       true, false, ${numbering}, p.ordem
      FROM jsonb_to_recordset($3::jsonb) AS p(lat double precision, lng double precision, dados jsonb, ordem integer)`,
     [projetoId, fluxo, JSON.stringify(fresh.map((ponto, index) => ({ ...ponto, ordem: index + 1 })))],
   );

@@ -51,8 +51,8 @@ export async function saveColeta(
   upload: ColetaUpload,
 ): Promise<ColetaOutcome> {
   return db.transaction(async (tx) => {
-    // BDGD numbers its points on the server, so two devices never get the same sequencial (SPEC.md section 9):
-    // its uploads to one project take turns from here to the commit.
+    // BDGD and IP number their points on the server, so two devices never get the same sequencial (SPEC.md 3, 9):
+    // their uploads to one project take turns from here to the commit.
     const { numbered } = flow;
     if (numbered) await lockProjeto(tx, upload.projeto);
     let stored = await lockRegistro(tx, upload.id);

@@ -149,21 +149,24 @@ export async function collectPonto(tx: Queryable, id: string, coleta: Coleta): P
 }
 
 /**
- * Locks the project for the rest of the transaction, so uploads that number its records (BDGD's sequencial)
+ * Locks the project for the rest of the transaction, so uploads that number its records (BDGD's and IP's sequencial)
  * take turns. NO KEY UPDATE, not UPDATE: inserts of other records still take their foreign-key lock on it.
  */
 export async function lockProjeto(tx: Queryable, projeto: string): Promise<void> {
   await tx.query('SELECT id FROM projetos WHERE id = $1 FOR NO KEY UPDATE', [projeto]);
 }
 
+/**
+ * The largest `sequencial` of the flow `$2`'s points in the project `$1` (0 when none), as a scalar subquery: what a
+ * numbered flow's next point (BDGD, IP) counts from (SPEC.md 9 'BDGD sequential = max existing + 1').
+ */
+export const SEQUENCIAL_MAX = `(SELECT COALESCE(max(CASE WHEN jsonb_typeof(s.dados->'sequencial') = 'number'
+                                    THEN (s.dados->>'sequencial')::numeric END), 0)::int
+   FROM registros s WHERE s.projeto = $1 AND s.fluxo = $2 AND s.conflito_de IS NULL)`;
+
 /** The next `sequencial` of a flow's points in a project: the largest one stored plus one. */
 export async function nextSequencial(tx: Queryable, projeto: string, fluxo: string): Promise<number> {
-  const rows = await tx.query<{ next: number }>(
-    `SELECT COALESCE(max(CASE WHEN jsonb_typeof(dados->'sequencial') = 'number'
-                               THEN (dados->>'sequencial')::numeric END), 0)::int + 1 AS next
-     FROM registros WHERE projeto = $1 AND fluxo = $2 AND conflito_de IS NULL`,
-    [projeto, fluxo],
-  );
+  const rows = await tx.query<{ next: number }>(`SELECT ${SEQUENCIAL_MAX} + 1 AS next`, [projeto, fluxo]);
   return rows[0]?.next ?? 1;
 }
 

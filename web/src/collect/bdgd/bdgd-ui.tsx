@@ -5,6 +5,7 @@ import type { FormValuesOf } from '@novus/domain/flows/flow';
 import { BDGD_ATIVOS, bdgdFlow } from '@novus/domain/flows/bdgd';
 import { defineFlowUi, type FieldsProps } from '../flow-ui';
 import { SelectInput, TextInput } from '../shared/fields';
+import { SequencialText, sequencialOf } from '../shared/SequencialText';
 
 type BdgdValues = FormValuesOf<typeof bdgdFlow.dados>;
 
@@ -22,15 +23,9 @@ export const BDGD_CORES: Record<(typeof BDGD_ATIVOS)[number], string> = {
 function BdgdFields({ form, record, disabled }: FieldsProps<BdgdValues>) {
   const { control, watch } = form;
   const moved = watch('coordenadasAtualizadas');
-  const sequencial = record?.dados.sequencial;
   return (
     <Stack spacing={2}>
-      <Typography data-testid="bdgd-sequencial">
-        Sequencial:{' '}
-        {typeof sequencial === 'number' || typeof sequencial === 'string'
-          ? String(sequencial)
-          : 'definido pelo servidor na sincronização'}
-      </Typography>
+      <SequencialText record={record} testId="bdgd-sequencial" />
       <SelectInput
         control={control}
         name="ativo"
@@ -50,8 +45,8 @@ export const bdgdUi = defineFlowUi(bdgdFlow, {
   Fields: BdgdFields,
   initialValues: () => ({ ativo: '', idConcessionaria: '', coordenadasAtualizadas: false, observacao: '' }),
   title: (record) => {
-    const sequencial = record.dados.sequencial ? ` nº ${String(record.dados.sequencial)}` : '';
-    return `BDGD ${String(record.dados.ativo ?? '')}${sequencial}`;
+    const sequencial = sequencialOf(record);
+    return `BDGD ${String(record.dados.ativo ?? '')}${sequencial ? ` nº ${sequencial}` : ''}`;
   },
   marker: (record) => ({
     color: BDGD_CORES[record.dados.ativo as keyof typeof BDGD_CORES] ?? '#455a64', // unknown types get grey

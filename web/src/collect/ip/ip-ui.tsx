@@ -5,15 +5,17 @@ import type { FormValuesOf } from '@novus/domain/flows/flow';
 import { CONFIRMA_FOTOS, ESCOLHA_UM_ITEM, ipFlow } from '@novus/domain/flows/ip';
 import { defineFlowUi, type FieldsProps } from '../flow-ui';
 import { CheckboxInput, TextInput } from '../shared/fields';
+import { SequencialText, sequencialOf } from '../shared/SequencialText';
 
 type IpValues = FormValuesOf<typeof ipFlow.dados>;
 
-function IpFields({ form, disabled }: FieldsProps<IpValues>) {
+function IpFields({ form, record, disabled }: FieldsProps<IpValues>) {
   const { control, watch, setValue, formState } = form;
   const [possuiIP, possuiUsoMutuo, nenhum] = watch(['possuiIP', 'possuiUsoMutuo', 'naoPossuiIPouUsoMutuo']);
   const itemError = formState.errors.possuiIP?.message;
   return (
     <Stack spacing={2}>
+      <SequencialText record={record} testId="ip-sequencial" />
       <FormControl component="fieldset" error={itemError !== undefined}>
         <FormLabel component="legend">Itens do poste</FormLabel>
         <FormGroup>
@@ -91,7 +93,8 @@ export const ipUi = defineFlowUi(ipFlow, {
   }),
   title: (record) => {
     const id = record.dados.idConcessionaria ? ` ${String(record.dados.idConcessionaria)}` : '';
-    return `Uso Mútuo / IP${id}`;
+    const sequencial = sequencialOf(record);
+    return `Uso Mútuo / IP${id}${sequencial ? ` nº ${sequencial}` : ''}`;
   },
   marker: (record) => ({
     color: ipColor(record),
