@@ -121,6 +121,13 @@ test('the supervisor follows a project on the map: layers, colours, a popup, its
   await tela.layer('Postes').check();
   await expect.poll(async () => (await tela.drawn()).pontos).toBe(6);
 
+  // an IP point's popup: its id, the number the server gave it (second in the project's file) and its collector
+  await tela.clickAt(await tela.waitForPoint('ip', world.ids.ipColetado));
+  await expect(tela.popup.getByRole('definition')).toHaveText([world.ids.ipColetado, '2', /\S/]);
+  await expect(tela.popup.getByRole('term')).toHaveText(['Id', 'Sequencial', 'Técnico']);
+  await page.locator('.leaflet-popup-close-button').click();
+  await expect(tela.popup).toBeHidden();
+
   await expectAccessible(page, 'supervisor');
   await screenshot(page, 'backoffice-supervisor');
 

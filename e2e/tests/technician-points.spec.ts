@@ -218,6 +218,7 @@ test('collects the four point flows offline and syncs each collection once with 
     possuiUsoMutuo: true,
     possuiIrregularidade: false,
     idConcessionaria: 'IP-100',
+    sequencial: 1,
     tecnico: world.tecnico.nome,
   });
   expect(ips[0]?.fotos).toHaveLength(2);
@@ -267,6 +268,8 @@ test('collects the four point flows offline and syncs each collection once with 
   await expect(page.getByText('Este registro já está no servidor', { exact: false })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Gravar', exact: true })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Excluir' })).toBeDisabled();
+  // the number the server gave the point (SPEC.md 3: the IP's sequencial) came down with the sync
+  await expect(page.getByTestId('ip-sequencial')).toHaveText('Sequencial: 1');
   await expectAccessible(page, 'ip registro sincronizado');
   await screenshot(page, 'tecnico-ip-registro');
   await page.getByRole('link', { name: 'Ver fotos' }).click();
