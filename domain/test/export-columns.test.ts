@@ -30,6 +30,39 @@ describe('export columns', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it('declares as decimal the measures (UTM, heights, distances, diameters, loads, power) and nothing else', () => {
+    const decimais = Object.fromEntries(
+      FLOWS.flatMap((flow) =>
+        flow.exports.csv.flatMap((csv) =>
+          csv.kind === 'registros'
+            ? [[csv.id, csv.colunas.filter((coluna) => coluna.decimal).map((coluna) => coluna.header)]]
+            : [],
+        ),
+      ),
+    );
+    const utm = ['UTM_E', 'UTM_N'];
+    expect(decimais).toEqual({
+      unidades: utm,
+      postes: [...utm, 'ALTURA'],
+      'postes-simplificado': [...utm, 'ALTURA'],
+      ip: utm,
+      vegetacao: [...utm, 'DISTANCIA_REDE_BT', 'DISTANCIA_REDE_MT', 'DIAMETRO_TRONCO', 'ALTURA'],
+      lpt: utm,
+      'grupo-a': utm,
+      bdgd: utm,
+      fiscalizacao: [
+        ...utm,
+        'ALTURA',
+        'ALTURA_CORRIGIDO',
+        'CARGA',
+        'CARGA_CORRIGIDO',
+        'POTENCIA',
+        'POTENCIA_CORRIGIDO',
+      ],
+      'lpt-agiltec': utm,
+    });
+  });
+
   it('starts every record file with which record, who, when and where', () => {
     for (const file of files.filter((file) => file.headers[0] === 'ID')) {
       expect(file.headers.slice(0, 5)).toEqual(['ID', 'TECNICO', 'DATA', 'UTM_E', 'UTM_N']);

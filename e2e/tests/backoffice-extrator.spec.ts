@@ -44,12 +44,15 @@ async function signIn(page: Page, login: string): Promise<BackofficeShell> {
   return new BackofficeShell(page);
 }
 
-/** SIRGAS 2000 / UTM 22S around Curitiba's centre (lat −25.435, lng −49.275). */
+/** SIRGAS 2000 / UTM 22S around Curitiba's centre (lat −25.435, lng −49.275), with a decimal comma (pt-BR). */
 function expectUtmCuritiba(row: Record<string, string>): void {
-  expect(Number(row.UTM_E)).toBeGreaterThan(670_000);
-  expect(Number(row.UTM_E)).toBeLessThan(680_000);
-  expect(Number(row.UTM_N)).toBeGreaterThan(7_180_000);
-  expect(Number(row.UTM_N)).toBeLessThan(7_190_000);
+  expect(row.UTM_E).toMatch(/^\d+,\d{2}$/);
+  expect(row.UTM_N).toMatch(/^\d+,\d{2}$/);
+  const [easting, northing] = [row.UTM_E, row.UTM_N].map((value) => Number(value?.replace(',', '.')));
+  expect(easting).toBeGreaterThan(670_000);
+  expect(easting).toBeLessThan(680_000);
+  expect(northing).toBeGreaterThan(7_180_000);
+  expect(northing).toBeLessThan(7_190_000);
 }
 
 test('the supervisor extracts the KML, CSV and photos of a range of days and opens them', async ({
@@ -316,7 +319,7 @@ test('the supervisor reads a day per technician and the productivity, and downlo
     TOTAL: '2',
     PRIMEIRO: '10:00',
     ULTIMO: '10:20',
-    PRECISAO_MEDIANA_M: '8.0',
+    PRECISAO_MEDIANA_M: '8,0',
   });
   expect(
     tabela.rows

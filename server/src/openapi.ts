@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { createJsonSchemaTransform } from 'fastify-type-provider-zod';
 import { loginSchema } from '@novus/domain/auth';
 import { clienteInputSchema } from '@novus/domain/cliente';
+import { decimalSchema } from '@novus/domain/export/decimal';
 import { periodoSchema } from '@novus/domain/export/periodo';
 import { uploadEnvelopeSchema } from '@novus/domain/flows/flow';
 import { FLOWS } from '@novus/domain/flows/registry';
@@ -78,6 +79,9 @@ const created = (what: string, answer: z.ZodType): RouteDoc['ok'] => ({
   answer,
 });
 const FORM = ['multipart/form-data', 'application/x-www-form-urlencoded'];
+
+/** A file route's query with the decimal separator of the CSV it writes (its refinements checked by the route). */
+const comDecimal = (query: z.ZodObject) => z.object({ ...query.shape, ...decimalSchema.shape });
 
 /** The documentation of every route, by `METHOD /url` as Fastify registers it. */
 export const ROUTE_DOCS: Record<string, RouteDoc> = {
@@ -299,7 +303,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /api/extrator/:projeto/:arquivo': {
     tag: 'exportação',
     summary: 'Um arquivo de exportação do projeto num período.',
-    querystring: periodoSchema,
+    querystring: comDecimal(periodoSchema),
     ok: { status: 200, description: 'O arquivo (CSV, KML ou ZIP).', produces: 'application/octet-stream' },
   },
   'GET /api/relatorio/:projeto': {
@@ -317,7 +321,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /api/relatorio/:projeto/:arquivo': {
     tag: 'exportação',
     summary: 'Um relatório do projeto como arquivo.',
-    querystring: diaSchema,
+    querystring: comDecimal(diaSchema),
     ok: { status: 200, description: 'O arquivo.', produces: 'application/octet-stream' },
   },
   'GET /api/docs': {
@@ -374,7 +378,7 @@ for (const flow of FLOWS) {
   ROUTE_DOCS[`GET ${base}/:projeto/kml`] = {
     tag: 'exportação',
     summary: `O KML de ${nome} do projeto num período (ZIP com o CSV para a BDGD).`,
-    querystring: periodoSchema,
+    querystring: flow.exports.kml.zip ? comDecimal(periodoSchema) : periodoSchema,
     ok: { status: 200, description: 'O arquivo KML ou ZIP.', produces: 'application/octet-stream' },
   };
   ROUTE_DOCS[`GET ${base}/:id/fotos`] = {

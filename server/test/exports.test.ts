@@ -62,6 +62,9 @@ function dataHoraLocal(epoch: number): string {
 
 const BASE = ['ID', 'TECNICO', 'DATA', 'UTM_E', 'UTM_N'];
 
+/** A CSV's decimal ('673468,04', the comma of the spreadsheets of Brazil) as a number. */
+const decimal = (text: string | undefined) => Number(text?.replace(',', '.'));
+
 /** The header of each CSV file: the contract the README documents. */
 const HEADERS = {
   unidades: [
@@ -274,8 +277,10 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
       expect(row.TECNICO).toBe(tecnicos[id]);
       expect(row.DATA).toBe(dataHoraLocal(enviado?.dataHora ?? 0));
       expect(row.DATA).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/);
-      expect(Math.abs(Number(row.UTM_E) - (easting ?? 0)), `UTM_E of ${id}`).toBeLessThanOrEqual(0.01);
-      expect(Math.abs(Number(row.UTM_N) - (northing ?? 0)), `UTM_N of ${id}`).toBeLessThanOrEqual(0.01);
+      expect(row.UTM_E).toMatch(/^\d+,\d{2}$/);
+      expect(row.UTM_N).toMatch(/^\d+,\d{2}$/);
+      expect(Math.abs(decimal(row.UTM_E) - (easting ?? 0)), `UTM_E of ${id}`).toBeLessThanOrEqual(0.01);
+      expect(Math.abs(decimal(row.UTM_N) - (northing ?? 0)), `UTM_N of ${id}`).toBeLessThanOrEqual(0.01);
     }
   }
   const byId = (rows: ParsedCsv['rows'], nome: string) => {
@@ -543,7 +548,9 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
       },
       {
         correcaoTipo: 'MADEIRA',
-        correcaoAltura: '12',
+        // As a Brazilian keyboard types it, and with a point.
+        correcaoAltura: '12,5',
+        correcaoPotencia: '112.5',
         observacao: 'Placa trocada',
       },
     );
@@ -800,7 +807,7 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
     ]);
     expect(byId(postes.rows, 'poste1')).toMatchObject({
       TIPO: 'CONCRETO CIRCULAR',
-      ALTURA: '10.5',
+      ALTURA: '10,5',
       CARGA: '600',
       TIPO_REDE_ELETRICA: 'MISTA',
       ATERRAMENTO: 'SIM',
@@ -815,7 +822,7 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
     expect(simples.headers).toEqual(HEADERS['postes-simplificado']);
     expectBase(simples.rows, tecnicoDe(['poste1', 'poste2'], 'João de Tal'));
     expect(simples.rows.map((row) => [row.TIPO, row.ALTURA, row.QTD_DROP, row.FOTOS])).toEqual([
-      ['CONCRETO CIRCULAR', '10.5', '2', '1'],
+      ['CONCRETO CIRCULAR', '10,5', '2', '1'],
       ['MADEIRA', '9', '0', '0'],
     ]);
   });
@@ -894,7 +901,7 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
       DISTANCIA_REDE_MT: '120',
       DIAMETRO_TRONCO: '35',
       FENOTIPO: 'Ipê-amarelo',
-      ALTURA: '8.5',
+      ALTURA: '8,5',
       OBSERVACAO: 'Poda urgente',
     });
 
@@ -968,11 +975,12 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
         MATERIAL: 'CONCRETO',
         MATERIAL_CORRIGIDO: '',
         ALTURA: '11',
-        ALTURA_CORRIGIDO: '12',
+        ALTURA_CORRIGIDO: '12,5',
         CARGA: '600',
         TIPO_EQUIPAMENTO: 'TRANSFORMADOR',
         PLACA: 'PL-1001',
         POTENCIA: '75',
+        POTENCIA_CORRIGIDO: '112,5',
         FASES: '3',
         MEDIDOR: 'M-555',
         FASE_CONSUMIDOR: 'ABC',
@@ -982,8 +990,18 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
     ]);
     // The point was not moved: its UTM is the one of the project's file (docs/samples/fiscalizacao-fuso22.csv).
     const [row] = file.rows;
-    expect(Math.abs(Number(row?.UTM_E) - 673468.04)).toBeLessThanOrEqual(0.01);
-    expect(Math.abs(Number(row?.UTM_N) - 7185762.165)).toBeLessThanOrEqual(0.01);
+    expect(Math.abs(decimal(row?.UTM_E) - 673468.04)).toBeLessThanOrEqual(0.01);
+    expect(Math.abs(decimal(row?.UTM_N) - 7185762.165)).toBeLessThanOrEqual(0.01);
+    // For GIS tools, every decimal of a measure with a point; what is no plain decimal stays as typed.
+    const [ponto] = (await csv(extrator('fiscalizacao.csv', '?decimal=ponto'))).rows;
+    expect(ponto).toMatchObject({
+      UTM_E: row?.UTM_E.replace(',', '.'),
+      UTM_N: row?.UTM_N.replace(',', '.'),
+      ALTURA_CORRIGIDO: '12.5',
+      POTENCIA_CORRIGIDO: '112.5',
+      PLACA: 'PL-1001',
+      FASE_CONSUMIDOR: 'ABC',
+    });
   });
 
   it('filters LPT Agiltec by a date range that includes the whole end day in Brasília time', async () => {
@@ -1246,7 +1264,7 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
       TOTAL: '13',
       PRIMEIRO: '08:00',
       ULTIMO: '23:30',
-      PRECISAO_MEDIANA_M: '4.5',
+      PRECISAO_MEDIANA_M: '4,5',
       FOTOS_COMPLETAS_PCT: '31',
     });
   });
@@ -1391,10 +1409,10 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
       const [[easting, northing] = []] = cs2csUtm([unidade], fuso);
       const [row] = (await csv(`/api/extrator/${semFuso._id}/unidades.csv`)).rows;
       expect(row?.ID).toBe(ids.semFusoUnidade);
-      expect(Math.abs(Number(row?.UTM_E) - (easting ?? 0)), `UTM_E in fuso ${fuso}`).toBeLessThanOrEqual(
+      expect(Math.abs(decimal(row?.UTM_E) - (easting ?? 0)), `UTM_E in fuso ${fuso}`).toBeLessThanOrEqual(
         0.01,
       );
-      expect(Math.abs(Number(row?.UTM_N) - (northing ?? 0)), `UTM_N in fuso ${fuso}`).toBeLessThanOrEqual(
+      expect(Math.abs(decimal(row?.UTM_N) - (northing ?? 0)), `UTM_N in fuso ${fuso}`).toBeLessThanOrEqual(
         0.01,
       );
     }

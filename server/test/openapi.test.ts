@@ -175,6 +175,18 @@ describe('API documentation', () => {
     expect(query.map((p) => `${p.in}:${p.name}`)).toEqual(
       expect.arrayContaining(['path:projeto', 'query:dataInicio', 'query:dataFim']),
     );
+    // The files that hold a CSV take its decimal separator (a comma unless ?decimal=ponto).
+    for (const [method, url] of [
+      ['GET', '/api/extrator/:projeto/:arquivo'],
+      ['GET', '/api/relatorio/:projeto/:arquivo'],
+      ['GET', '/api/bdgd/:projeto/kml'],
+    ] as const) {
+      const parameters = (operation(method, url).parameters ?? []) as OpenAPIV3.ParameterObject[];
+      expect(
+        parameters.map((p) => `${p.in}:${p.name}`),
+        url,
+      ).toContain('query:decimal');
+    }
     const user = operation('POST', '/api/user').requestBody as OpenAPIV3.RequestBodyObject;
     expect((user.content['application/json']?.schema as OpenAPIV3.SchemaObject).properties).toHaveProperty(
       'login',

@@ -18,6 +18,12 @@ export interface Coluna {
   /** The CSV header (SPEC.md 9: fixed headers) and the KML data name. */
   header: string;
   valor: Valor;
+  /**
+   * A number that may have decimals (UTM, heights, distances): a CSV writes a plain decimal of it ('4.5') with the
+   * file's decimal separator, a comma unless asked for a point, so that a spreadsheet in pt-BR reads a number.
+   * Anything else in it (an integer, '10 m', an id like '1.2.3') is written as it is. KML keeps the point.
+   */
+  decimal?: boolean;
 }
 
 /**
@@ -53,8 +59,8 @@ export const COLUNAS_BASE: readonly Coluna[] = [
   { header: 'ID', valor: { registro: 'id' } },
   { header: 'TECNICO', valor: { registro: 'tecnico' } },
   { header: 'DATA', valor: { registro: 'dataHora' } },
-  { header: 'UTM_E', valor: { registro: 'utmE' } },
-  { header: 'UTM_N', valor: { registro: 'utmN' } },
+  { header: 'UTM_E', valor: { registro: 'utmE' }, decimal: true },
+  { header: 'UTM_N', valor: { registro: 'utmN' }, decimal: true },
 ];
 
 const FOTOS: Coluna = { header: 'FOTOS', valor: { registro: 'fotos' } };
@@ -82,8 +88,13 @@ export function producaoCsv(id: string, label: string): CsvExport {
 
 export const PRODUCAO_HEADERS = ['TECNICO', 'DATA', 'QUANTIDADE'] as const;
 
-/** Shorthands for declarations: a text field and a yes/no field under their header. */
+/** Shorthands for declarations: a text field, a field holding a decimal number and a yes/no field. */
 export const campo = (header: string, name: string): Coluna => ({ header, valor: { campo: name } });
+export const decimal = (header: string, name: string): Coluna => ({
+  header,
+  valor: { campo: name },
+  decimal: true,
+});
 export const simNao = (header: string, name: string): Coluna => ({ header, valor: { simNao: name } });
 
 /** The time zone of the days the Extrator and the reports count (records carry UTC instants). */

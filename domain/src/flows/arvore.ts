@@ -2,7 +2,7 @@
 import { listField } from '../form-fields.ts';
 import { z } from '../zod.ts';
 import { decimalText, type FlowDefinition, optionalText } from './flow.ts';
-import { campo, producaoCsv, registrosCsv } from '../export/columns.ts';
+import { campo, decimal, producaoCsv, registrosCsv } from '../export/columns.ts';
 
 export const REDES = ['Baixa Tensão', 'Média Tensão', 'Ramal de Serviço'] as const;
 export type Rede = (typeof REDES)[number];
@@ -47,11 +47,11 @@ const flags = (header: string, lista: 'contatoRede' | 'projecaoRede') =>
 const COLUNAS_ARVORE = [
   ...flags('CONTATO', 'contatoRede'),
   ...flags('PROJECAO', 'projecaoRede'),
-  campo('DISTANCIA_REDE_BT', 'distanciaRedeBT'),
-  campo('DISTANCIA_REDE_MT', 'distanciaRedeMT'),
-  campo('DIAMETRO_TRONCO', 'diametroTronco'),
+  decimal('DISTANCIA_REDE_BT', 'distanciaRedeBT'),
+  decimal('DISTANCIA_REDE_MT', 'distanciaRedeMT'),
+  decimal('DIAMETRO_TRONCO', 'diametroTronco'),
   campo('FENOTIPO', 'fenotipo'),
-  campo('ALTURA', 'altura'),
+  decimal('ALTURA', 'altura'),
   campo('OBSERVACAO', 'observacao'),
 ];
 

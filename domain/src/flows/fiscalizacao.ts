@@ -12,7 +12,7 @@ import {
   positionKey,
   toPreloaded,
 } from './preload.ts';
-import { campo, registrosCsv } from '../export/columns.ts';
+import { campo, decimal, registrosCsv } from '../export/columns.ts';
 
 /** The original values a project file carries, in the groups the form shows (pole, equipment, meter). */
 export const FISCALIZACAO_GRUPOS = [
@@ -80,13 +80,16 @@ const pontoFiscalizacaoJson = z.object({
 
 const header = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase();
 
+/** The inspected fields that are measures, which may have decimals (a 10.5 m pole, a 112.5 kVA transformer). */
+const MEDIDAS: readonly CampoFiscalizado[] = ['altura', 'carga', 'potencia'];
+
 /** Each inspected field twice: the original value and the corrected one (SPEC.md 9). */
 const COLUNAS_FISCALIZACAO = [
   ...FISCALIZACAO_GRUPOS.flatMap((grupo) =>
-    grupo.campos.flatMap(({ campo: name }) => [
-      campo(header(name), name),
-      campo(`${header(name)}_CORRIGIDO`, correcaoField(name)),
-    ]),
+    grupo.campos.flatMap(({ campo: name }) => {
+      const coluna = MEDIDAS.includes(name) ? decimal : campo;
+      return [coluna(header(name), name), coluna(`${header(name)}_CORRIGIDO`, correcaoField(name))];
+    }),
   ),
   campo('OBSERVACAO', 'observacao'),
 ];

@@ -9,7 +9,7 @@ import {
 import { booleanField } from '../form-fields.ts';
 import { z } from '../zod.ts';
 import { type FlowDefinition, optionalText } from './flow.ts';
-import { campo, registrosCsv, simNao } from '../export/columns.ts';
+import { campo, decimal, registrosCsv, simNao } from '../export/columns.ts';
 
 export const posteDadosSchema = z
   .object({
@@ -33,7 +33,8 @@ const QTD_DROP = { header: 'QTD_DROP', valor: { derivado: 'qtdDrop' } } as const
 
 const COLUNAS_POSTE = [
   campo('TIPO', 'tipo'),
-  campo('ALTURA', 'altura'),
+  // 10.5 m is one of the heights.
+  decimal('ALTURA', 'altura'),
   campo('CARGA', 'carga'),
   campo('TIPO_REDE_ELETRICA', 'tipoRedeEletrica'),
   simNao('ATERRAMENTO', 'aterramento'),
@@ -67,7 +68,7 @@ export const posteFlow = {
       registrosCsv('postes', 'Postes', COLUNAS_POSTE),
       registrosCsv('postes-simplificado', 'Postes simplificado', [
         campo('TIPO', 'tipo'),
-        campo('ALTURA', 'altura'),
+        decimal('ALTURA', 'altura'),
         QTD_DROP,
       ]),
     ],

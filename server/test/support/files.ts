@@ -1,10 +1,12 @@
 // Exported files read back by tools nobody here wrote: GDAL's ogrinfo (KML), PROJ's cs2cs (UTM), Info-ZIP's
-// unzip (zips) and csv-parse (CSV), so a test checks what a spreadsheet or a GIS would see.
+// unzip (zips), csv-parse (CSV) and LibreOffice Calc (CSV as a spreadsheet opens it, read back by exceljs), so a
+// test checks what a spreadsheet or a GIS would see.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
 
 const UTF8 = { LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' };
 
@@ -112,4 +114,84 @@ export function parseCsv(bytes: Buffer): ParsedCsv {
   const [headers = []] = parse(bytes, { ...options, to_line: 1 });
   const rows = parse<Record<string, string>>(bytes, { ...options, columns: true });
   return { bom: bytes.subarray(0, 3).equals(BOM), headers, rows };
+}
+
+/** LibreOffice's soffice (Debian's libreoffice-calc-nogui), or undefined where it is not installed. */
+export function sofficePath(): string | undefined {
+  return ['/usr/bin/soffice', '/usr/lib/libreoffice/program/soffice'].find((file) => fs.existsSync(file));
+}
+
+/** Languages of LibreOffice's CSV import: its number and date formats are those of the language's locale. */
+export const IDIOMA = { ptBR: 1046, enUS: 1033 } as const;
+
+/**
+ * CSV files as a spreadsheet opens them: LibreOffice Calc imports each (`;`, `"`, UTF-8, from line 1, numbers and
+ * dates in the language's formats, as Excel in that language does) and saves it as xlsx into `outDir`. One run for
+ * all the files, as soffice takes seconds to start, with a profile of its own, so that runs side by side do not
+ * share one. The xlsx files' paths, in the order of `files`.
+ */
+export function spreadsheetConvert(files: readonly string[], idioma: number, outDir: string): string[] {
+  const soffice = sofficePath();
+  if (!soffice) throw new Error('soffice not found: install libreoffice-calc-nogui (.ci/run does)');
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'novus-soffice-'));
+  try {
+    execFileSync(
+      soffice,
+      [
+        `-env:UserInstallation=file://${profile}`,
+        '--headless',
+        `--infilter=CSV:59,34,76,1,,${idioma}`,
+        '--convert-to',
+        'xlsx',
+        '--outdir',
+        outDir,
+        ...files,
+      ],
+      {
+        env: { ...process.env, ...UTF8, HOME: profile },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 180_000,
+      },
+    );
+  } finally {
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+  return files.map((file) => {
+    const xlsx = path.join(outDir, `${path.basename(file, path.extname(file))}.xlsx`);
+    if (!fs.existsSync(xlsx)) throw new Error(`soffice did not convert ${file}`);
+    return xlsx;
+  });
+}
+
+/** A cell as the spreadsheet holds it: a number, a date (and time), or text. */
+export type Celula = { numero: number } | { data: Date } | { texto: string };
+
+/**
+ * The first sheet of an xlsx file, read by exceljs: one record per row after the header row, a cell per header
+ * (an empty cell is absent). A date cell is the local date and time the spreadsheet shows, given as UTC.
+ */
+export async function readSheet(xlsx: string): Promise<Record<string, Celula>[]> {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.readFile(xlsx);
+  const sheet = workbook.worksheets[0];
+  if (!sheet) throw new Error(`${xlsx} has no sheet`);
+  const headers: string[] = [];
+  sheet.getRow(1).eachCell((cell, column) => {
+    headers[column] = String(cell.value);
+  });
+  const rows: Record<string, Celula>[] = [];
+  sheet.eachRow((row, number) => {
+    if (number === 1) return;
+    const record: Record<string, Celula> = {};
+    row.eachCell((cell, column) => {
+      const { value } = cell;
+      const header = headers[column] ?? String(column);
+      if (typeof value === 'number') record[header] = { numero: value };
+      else if (value instanceof Date) record[header] = { data: value };
+      else if (typeof value === 'string') record[header] = { texto: value };
+      else throw new Error(`${xlsx} ${cell.address}: unexpected cell ${JSON.stringify(value)}`);
+    });
+    rows.push(record);
+  });
+  return rows;
 }

@@ -2,6 +2,7 @@
 // fields, yes/no, list flags, the UTM the record stores: migration 0006), read in collection order.
 import type { Coluna, Valor } from '@novus/domain/export/columns';
 import { FUSO_HORARIO } from '@novus/domain/export/columns';
+import { SEPARADORES_DECIMAIS, type SeparadorDecimal } from '@novus/domain/export/decimal';
 import type { Fluxo } from '@novus/domain/flows/keys';
 import { FLOWS } from '@novus/domain/flows/registry';
 import type { Queryable } from '../../db/database.ts';
@@ -76,6 +77,19 @@ function tecnicoJoin(guard: string): string {
       ON true`;
 }
 
+/**
+ * A decimal column's text with the separator asked for. The stored UTM (numeric(12, 2)) always is a plain decimal
+ * with a point. A field is changed only when it is a plain decimal ('4.5', '-0.25', or '4,5' as a Brazilian keyboard
+ * types a correction), so that '10 m' or an id like '1.2.3' stay as typed.
+ */
+function comSeparador(valor: Valor, text: string, separador: SeparadorDecimal): string {
+  const sinal = SEPARADORES_DECIMAIS[separador];
+  if ('registro' in valor && (valor.registro === 'utmE' || valor.registro === 'utmN')) {
+    return sinal === '.' ? text : `replace(${text}, '.', ${literal(sinal)})`;
+  }
+  return `regexp_replace(${text}, '^(-?[0-9]+)[.,]([0-9]+)$', ${literal(`\\1${sinal}\\2`)})`;
+}
+
 /** Values people typed go through novus_csv_safe (a formula becomes text); what the server computes does not. */
 function typed(valor: Valor): boolean {
   return 'campo' in valor || ('registro' in valor && valor.registro === 'tecnico');
@@ -143,12 +157,18 @@ export interface Partes {
 
 /**
  * One row per record with the columns under their headers (CSV), in collection order, typed text neutralised
- * against spreadsheet formulas. UTM columns are what the record stores in its project's fuso: empty
- * when the project has none (the CSV routes refuse then; KML places by lat/lng).
+ * against spreadsheet formulas, decimals with the separator asked for. UTM columns are what the record stores in
+ * its project's fuso: empty when the project has none (the CSV routes refuse then; KML places by lat/lng).
  */
-export function registrosQuery(colunas: readonly Coluna[], filtro: Filtro): Query & { partes: Partes } {
+export function registrosQuery(
+  colunas: readonly Coluna[],
+  filtro: Filtro,
+  separador: SeparadorDecimal = 'virgula',
+): Query & { partes: Partes } {
   const columns = colunas.map((coluna) => {
-    const text = textOf(coluna.valor);
+    const text = coluna.decimal
+      ? comSeparador(coluna.valor, textOf(coluna.valor), separador)
+      : textOf(coluna.valor);
     const name = `"${coluna.header.replaceAll('"', '""')}"`;
     if (!typed(coluna.valor)) return `${text} AS ${name}`;
     return `${careful(coluna.valor, text, 'novus_csv_safe', 'r.texto_formula')} AS ${name}`;

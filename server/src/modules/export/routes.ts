@@ -9,6 +9,7 @@ import type { FlowDefinition } from '@novus/domain/flows/flow';
 import type { Fluxo } from '@novus/domain/flows/keys';
 import { FLOW_BY_KEY, FLOWS } from '@novus/domain/flows/registry';
 import { daySchema, type Periodo, periodoSchema } from '@novus/domain/export/periodo';
+import { decimalSchema, SEPARADORES_DECIMAIS, type SeparadorDecimal } from '@novus/domain/export/decimal';
 import { z } from '@novus/domain/zod';
 import { type Access, ensure, policies } from '../../auth/access.ts';
 import type { Database } from '../../db/database.ts';
@@ -102,16 +103,25 @@ export async function exportRoutes(
     if (projeto.fuso === null) throw new AppError(422, SEM_FUSO, [{ msg: SEM_FUSO }]);
   }
 
-  function csvOf(projeto: ProjetoExport, flow: FlowDefinition, csv: CsvExport, periodo: Periodo) {
+  function csvOf(
+    projeto: ProjetoExport,
+    flow: FlowDefinition,
+    csv: CsvExport,
+    periodo: Periodo,
+    decimal: SeparadorDecimal,
+  ) {
     const records = filtro(projeto, [flow.key], periodo);
     if (csv.kind === 'producao') return csvStream(db, producaoQuery(records), PRODUCAO_HEADERS);
     requireFuso(projeto);
     return csvStream(
       db,
-      registrosQuery(csv.colunas, records),
+      registrosQuery(csv.colunas, records, decimal),
       csv.colunas.map((coluna) => coluna.header),
     );
   }
+
+  /** The decimal separator a CSV is asked for: a comma unless `?decimal=ponto`. */
+  const decimalOf = (request: FastifyRequest) => parseInput(decimalSchema, request.query).decimal;
 
   function kmlLayer(
     projeto: ProjetoExport,
@@ -264,7 +274,7 @@ export async function exportRoutes(
       const found = /^(.+)\.csv$/.exec(arquivo);
       const entry = found ? CSV_EXPORTS.get(found[1] ?? '') : undefined;
       if (!entry) throw notFound('Arquivo de exportação não encontrado.');
-      const stream = csvOf(projeto, entry.flow, entry.csv, periodo);
+      const stream = csvOf(projeto, entry.flow, entry.csv, periodo, decimalOf(request));
       return attachment(
         reply,
         fileName(`${projeto.nome} - ${entry.csv.label}.csv`),
@@ -293,10 +303,16 @@ export async function exportRoutes(
         }
         // The BDGD zip: the KML and the CSV, named after the project (SPEC.md 2).
         const csv = flow.exports.csv[0];
+        const decimal = decimalOf(request);
         const entries = [
           { name: fileName(`${projeto.nome}.kml`), open: kml },
           ...(csv && projeto.fuso !== null
-            ? [{ name: fileName(`${projeto.nome}.csv`), open: () => csvOf(projeto, flow, csv, periodo) }]
+            ? [
+                {
+                  name: fileName(`${projeto.nome}.csv`),
+                  open: () => csvOf(projeto, flow, csv, periodo, decimal),
+                },
+              ]
             : []),
         ];
         return attachment(reply, fileName(`${projeto.nome}.zip`), 'application/zip').send(
@@ -404,7 +420,7 @@ export async function exportRoutes(
           reply,
           fileName(`${projeto.nome} - Produtividade.csv`),
           'text/csv; charset=utf-8',
-        ).send(produtividadeCsv(rows));
+        ).send(produtividadeCsv(rows, decimalOf(request)));
       }
       const found = /^([0-9a-f-]{36})\.(csv|kml)$/i.exec(arquivo);
       if (!found) throw notFound('Arquivo de relatório não encontrado.');
@@ -438,6 +454,7 @@ export async function exportRoutes(
           ),
         );
       }
+      const decimal = decimalOf(request);
       requireFuso(projeto);
       // The day of a technician across flows: which flow, then the columns every record has.
       const colunas: Coluna[] = [{ header: 'FLUXO', valor: { registro: 'fluxo' } }, ...COLUNAS_BASE];
@@ -455,6 +472,7 @@ export async function exportRoutes(
               flows.map((flow) => flow.key),
               periodo,
             ),
+            decimal,
           ),
           colunas.map((c) => c.header),
         ),
@@ -464,7 +482,7 @@ export async function exportRoutes(
 }
 
 /** The productivity table as CSV (one row per technician and day: small, written at once). */
-function produtividadeCsv(rows: Produtividade[]): string {
+function produtividadeCsv(rows: Produtividade[], decimal: SeparadorDecimal): string {
   const hora = (epoch: number) =>
     new Date(epoch).toLocaleTimeString('pt-BR', {
       timeZone: FUSO_HORARIO,
@@ -488,7 +506,9 @@ function produtividadeCsv(rows: Produtividade[]): string {
     String(row.total),
     hora(row.primeiro),
     hora(row.ultimo),
-    row.precisaoMediana === null ? '' : row.precisaoMediana.toFixed(1),
+    row.precisaoMediana === null
+      ? ''
+      : row.precisaoMediana.toFixed(1).replace('.', SEPARADORES_DECIMAIS[decimal]),
     (row.fotosCompletas * 100).toFixed(0),
   ]);
   return `\uFEFF${stringify([header, ...body], { delimiter: ';' })}`;
