@@ -273,3 +273,68 @@ test('the storage of the site nearly full: the home warns, a save either works o
   await expect(home.pendentes('Unidades', 0)).toBeVisible();
   await expectOnServerOnce(world.admin, world.projetoNome, all);
 });
+
+test('a save the device refuses: the screen says why, and the failure reaches the server log with the next sync', async ({
+  page,
+  context,
+}) => {
+  acceptDialogs(page);
+  // The device's database refuses writes while the flag is set, as a broken IndexedDB does (the page's own code
+  // is untouched; only the browser's store answers with an error).
+  await context.addInitScript(() => {
+    for (const method of ['put', 'add'] as const) {
+      const original = IDBObjectStore.prototype[method];
+      IDBObjectStore.prototype[method] = function (
+        this: IDBObjectStore,
+        ...args: Parameters<typeof original>
+      ) {
+        if (localStorage.getItem('e2e.gravacaoRecusada') === '1') {
+          throw new DOMException('O banco do aparelho recusou a gravação.', 'UnknownError');
+        }
+        return original.apply(this, args);
+      };
+    }
+  });
+  const home = await startOfflineDay(page, context, {
+    login: world.tecnico.login,
+    password: TECNICO_PASSWORD,
+  });
+  // what the server received (requests tried offline fail and are not counted)
+  const logged: unknown[] = [];
+  page.on('response', (response) => {
+    if (response.url().endsWith('/api/logger') && response.status() === 204) {
+      logged.push(response.request().postDataJSON());
+    }
+  });
+  await page.evaluate(() => localStorage.setItem('e2e.gravacaoRecusada', '1'));
+
+  await collectUnidade(page, '4001', 1);
+  // the technician is told, on the form, and nothing pretends to be saved
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'O banco do aparelho recusou a gravação.' }),
+  ).toBeVisible();
+  await expect(page.getByText('Unidade gravada no aparelho.')).toBeHidden();
+  await expectAccessible(page, 'unidade recusada pelo aparelho');
+  // offline, the failure waits on the device
+  const kept = await page.evaluate(
+    () => JSON.parse(localStorage.getItem('novus.logsPendentes') ?? '[]') as unknown[],
+  );
+  expect(kept).toHaveLength(1);
+
+  await page.evaluate(() => localStorage.removeItem('e2e.gravacaoRecusada'));
+  await page.goto('/');
+  await context.setOffline(false);
+  await home.sync();
+  await home.expectSynced();
+  await expect.poll(() => logged.length).toBe(1);
+  expect(logged).toContainEqual({
+    severity: 'ERROR',
+    message: 'FALHA AO GRAVAR NO APARELHO: Unidade',
+    extras: expect.objectContaining({
+      tecnico: world.tecnico.nome,
+      erro: expect.stringContaining('O banco do aparelho recusou a gravação.'),
+      url: `/projeto/${world.projetoId}/addUnidades`,
+    }),
+  });
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('novus.logsPendentes'))).toBeNull();
+});

@@ -10,14 +10,20 @@ import { ErrorBoundary } from './app/ErrorBoundary';
 import { DeviceLoader, ServicesProvider, type Shell } from './app/services';
 import { theme } from './app/theme';
 import { UpdatePrompt } from './app/UpdatePrompt';
+import { DeviceLog } from './offline/device-log';
 import { WorkTracker } from './offline/work';
 import { SessionStore } from './offline/session';
 
+const api = new ApiClient();
 const shell: Shell = {
   session: new SessionStore(window.localStorage),
-  api: new ApiClient(),
+  api,
   work: new WorkTracker(),
+  log: new DeviceLog(window.localStorage, (entry) => api.call('POST', '/api/logger', entry)),
 };
+// What the device logged while offline goes as soon as the network is back (and with the next sync).
+void shell.log.flush();
+window.addEventListener('online', () => void shell.log.flush());
 // Dexie, the flow registry and zod: fetched beside the first page, never before it shows (issue 13).
 const device = new DeviceLoader(deviceLoading);
 

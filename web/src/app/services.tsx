@@ -2,9 +2,18 @@
 // reach for module state. Two parts: the shell (session, API client, work tracker), there from the first frame,
 // and the device (IndexedDB through Dexie, the record store, the sync transport), loaded beside the first page so
 // the login and the home show before its code arrives (issue 13: the first page's weight).
-import { createContext, use, useContext, useEffect, useSyncExternalStore, type ReactNode } from 'react';
+import {
+  createContext,
+  use,
+  useCallback,
+  useContext,
+  useEffect,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
 import type { ApiClient } from '../api/client';
 import type { HttpSyncTransport } from '../api/sync-transport';
+import type { DeviceLog } from '../offline/device-log';
 import type { LocalStore } from '../offline/local-store';
 import type { RecordStore } from '../offline/records';
 import type { WorkTracker } from '../offline/work';
@@ -15,6 +24,8 @@ export interface Shell {
   api: ApiClient;
   /** Sync, compression and wizards in progress: an update waits for them. */
   work: WorkTracker;
+  /** Failures on the device, for the server's log (sent now or with the next sync). */
+  log: DeviceLog;
 }
 
 export interface Device {
@@ -105,4 +116,14 @@ export function useDevice(): () => Promise<Device> {
 export function useSession(): Session | null {
   const { session } = useShell();
   return useSyncExternalStore(session.subscribe, session.get);
+}
+
+/** Reports a failure on the device to the server's log with the technician's name (SPEC.md 8); never throws. */
+export function useReportFailure(): (message: string, error: unknown) => void {
+  const { log, session } = useShell();
+  return useCallback(
+    (message: string, error: unknown) =>
+      void log.report({ message, tecnico: session.get()?.nome, error, url: window.location.pathname }),
+    [log, session],
+  );
 }

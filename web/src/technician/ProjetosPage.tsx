@@ -3,10 +3,12 @@ import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Alert, Button, List, ListItemButton, ListItemText, Paper, Stack, Typography } from '@mui/material';
 import type { LocalProjeto } from '../offline/db';
-import { useServices } from '../app/services';
+import { useReportFailure, useServices } from '../app/services';
+import { DEVICE_FAILURE } from '../offline/device-log';
 
 export function ProjetosPage() {
   const { localStore } = useServices();
+  const reportFailure = useReportFailure();
   const [projetos, setProjetos] = useState<LocalProjeto[] | null>(null);
   const [failed, setFailed] = useState(false);
 
@@ -14,12 +16,15 @@ export function ProjetosPage() {
     let active = true;
     localStore.listProjetos().then(
       (list) => active && setProjetos(list),
-      () => active && setFailed(true),
+      (error: unknown) => {
+        reportFailure(DEVICE_FAILURE.read('Projetos'), error);
+        if (active) setFailed(true);
+      },
     );
     return () => {
       active = false;
     };
-  }, [localStore]);
+  }, [localStore, reportFailure]);
 
   return (
     <Stack spacing={2}>

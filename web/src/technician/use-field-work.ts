@@ -31,7 +31,7 @@ function lastPending(): Pending[] {
 const loadWork = () => import('./field-work');
 
 export function useFieldWork() {
-  const { session, work } = useShell();
+  const { session, work, log } = useShell();
   const device = useDevice();
   const navigate = useNavigate();
   const [busy, setBusy] = useState<'compress' | 'sync' | null>(null);
@@ -93,6 +93,8 @@ export function useFieldWork() {
     const end = work.begin('sync');
     setBusy('sync');
     setError(false);
+    // what failed on the device while offline goes with this sync (SPEC.md 8)
+    void log.flush();
     try {
       const outcome = await fieldWork.sync(services, session.get()?.nome ?? '', setStatus);
       if (outcome.expired !== undefined) {
@@ -109,7 +111,7 @@ export function useFieldWork() {
       end();
       setVersion((v) => v + 1);
     }
-  }, [device, session, work, navigate]);
+  }, [device, session, work, log, navigate]);
 
   return { busy, status, error, pending, version, compress, sync };
 }

@@ -4,13 +4,15 @@ import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Alert, Box, Button, LinearProgress, Stack, Typography } from '@mui/material';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
-import { useServices } from '../../app/services';
+import { useReportFailure, useServices } from '../../app/services';
+import { DEVICE_FAILURE } from '../../offline/device-log';
 import { useObjectUrls } from '../shared/PhotoSlots';
 
 export function FotosPage({ flow }: { flow: FlowDefinition }) {
   const { id } = useParams();
   const navigate = useNavigate();
   const { records, transport } = useServices();
+  const reportFailure = useReportFailure();
   const [state, setState] = useState<{ blobs: Blob[]; urls: string[]; loaded: boolean }>({
     blobs: [],
     urls: [],
@@ -21,7 +23,10 @@ export function FotosPage({ flow }: { flow: FlowDefinition }) {
     let active = true;
     if (id === undefined) return;
     void (async () => {
-      const record = await records.getByID(flow, id).catch(() => undefined);
+      const record = await records.getByID(flow, id).catch((error: unknown) => {
+        reportFailure(DEVICE_FAILURE.read(flow.labels.record), error);
+        return undefined;
+      });
       const blobs = (record?.fotos ?? []).filter((foto): foto is Blob => foto !== null);
       let urls = record?.fotosUrls ?? [];
       if (blobs.length === 0 && urls.length === 0 && navigator.onLine)
@@ -31,7 +36,7 @@ export function FotosPage({ flow }: { flow: FlowDefinition }) {
     return () => {
       active = false;
     };
-  }, [records, transport, flow, id]);
+  }, [records, transport, flow, id, reportFailure]);
 
   const local = useObjectUrls(state.blobs);
   const sources = [...local.filter((url): url is string => url !== null), ...state.urls];

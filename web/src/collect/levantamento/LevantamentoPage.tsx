@@ -3,7 +3,8 @@ import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Button, Card, CardActionArea, CardContent, LinearProgress, Stack, Typography } from '@mui/material';
 import { FLOWS } from '@novus/domain/flows/registry';
-import { useServices } from '../../app/services';
+import { useReportFailure, useServices } from '../../app/services';
+import { DEVICE_FAILURE } from '../../offline/device-log';
 import type { LocalColeta } from '../../offline/records';
 import { FLOW_UI } from '../flows';
 
@@ -17,6 +18,7 @@ interface Item {
 
 export function LevantamentoPage() {
   const { records } = useServices();
+  const reportFailure = useReportFailure();
   const [items, setItems] = useState<Item[] | null>(null);
 
   useEffect(() => {
@@ -36,12 +38,15 @@ export function LevantamentoPage() {
         const all = lists.flat().sort((a, b) => b.record.dataHora - a.record.dataHora);
         if (active) setItems(all);
       },
-      () => active && setItems([]),
+      (error: unknown) => {
+        reportFailure(DEVICE_FAILURE.read('Levantamento'), error);
+        if (active) setItems([]);
+      },
     );
     return () => {
       active = false;
     };
-  }, [records]);
+  }, [records, reportFailure]);
 
   return (
     <Stack spacing={2}>

@@ -5,7 +5,8 @@ import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { Alert, Button, LinearProgress, Stack, Typography } from '@mui/material';
 import { type FieldValues, useForm } from 'react-hook-form';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
-import { useServices, useSession } from '../../app/services';
+import { useReportFailure, useServices, useSession } from '../../app/services';
+import { DEVICE_FAILURE } from '../../offline/device-log';
 import { isDeletable } from '../../offline/records';
 import { type FlowUi, valuesOf } from '../flow-ui';
 import { ActionBar } from './ActionBar';
@@ -23,6 +24,7 @@ export function FlowRecordPage({ flow, ui }: { flow: FlowDefinition; ui: FlowUi 
   const navigate = useNavigate();
   const { records } = useServices();
   const session = useSession();
+  const reportFailure = useReportFailure();
   const { record, loaded } = useRecord(flow, id);
   const [fotos, setFotos] = useState<(Blob | null)[]>(() => slotsOf(flow, null));
   const [saved, setSaved] = useState(false);
@@ -72,6 +74,7 @@ export function FlowRecordPage({ flow, ui }: { flow: FlowDefinition; ui: FlowUi 
         setSaved(true);
       } catch (cause) {
         setError(cause instanceof Error ? cause.message : String(cause));
+        reportFailure(DEVICE_FAILURE.save(flow.labels.record), cause);
       }
     },
     (errors) => ui.onInvalid?.(errors as Record<string, { message?: string } | undefined>),
@@ -84,6 +87,7 @@ export function FlowRecordPage({ flow, ui }: { flow: FlowDefinition; ui: FlowUi 
       navigate('/levantamento');
     } catch (cause) {
       setError(cause instanceof Error ? cause.message : String(cause));
+      reportFailure(DEVICE_FAILURE.remove(flow.labels.record), cause);
     }
   };
 

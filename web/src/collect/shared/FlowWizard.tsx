@@ -8,8 +8,9 @@ import { Alert, Button, Stack, Typography } from '@mui/material';
 import { type FieldValues, useForm, type UseFormReturn } from 'react-hook-form';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
 import { isInZonas } from '@novus/domain/geo/zonas';
-import { useServices, useSession } from '../../app/services';
+import { useReportFailure, useServices, useSession } from '../../app/services';
 import { useGeolocation } from '../../map/field/geolocation';
+import { DEVICE_FAILURE } from '../../offline/device-log';
 import { isDeletable, type LocalColeta } from '../../offline/records';
 import { saveErrorText } from '../../offline/storage';
 import type { FlowUi, MapLayer } from '../flow-ui';
@@ -69,6 +70,7 @@ export function FlowWizard({ flow, ui }: Props) {
   const navigate = useNavigate();
   const { records } = useServices();
   const session = useSession();
+  const reportFailure = useReportFailure();
   const { projeto, loaded } = useProjeto(projetoId);
   const geo = useGeolocation();
   useWorkInProgress('wizard');
@@ -188,6 +190,7 @@ export function FlowWizard({ flow, ui }: Props) {
         setSaved(true);
       } catch (error) {
         setAlert(saveErrorText(error));
+        reportFailure(DEVICE_FAILURE.save(flow.labels.record), error);
       }
     },
     (errors) => ui.onInvalid?.(errors as Record<string, { message?: string } | undefined>),
@@ -201,6 +204,7 @@ export function FlowWizard({ flow, ui }: Props) {
       toMap();
     } catch (error) {
       setAlert(error instanceof Error ? error.message : String(error));
+      reportFailure(DEVICE_FAILURE.remove(flow.labels.record), error);
     }
   };
 

@@ -1,12 +1,14 @@
 // What the collection screens read: the project on the device, its records, and 'a wizard is open'.
 import { useCallback, useEffect, useState } from 'react';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
-import { useServices } from '../../app/services';
+import { useReportFailure, useServices } from '../../app/services';
+import { DEVICE_FAILURE } from '../../offline/device-log';
 import type { LocalProjeto } from '../../offline/db';
 import type { LocalColeta } from '../../offline/records';
 
 export function useProjeto(projetoId: string | undefined): { projeto: LocalProjeto | null; loaded: boolean } {
   const { localStore } = useServices();
+  const reportFailure = useReportFailure();
   const [state, setState] = useState<{ projeto: LocalProjeto | null; loaded: boolean }>({
     projeto: null,
     loaded: false,
@@ -16,12 +18,15 @@ export function useProjeto(projetoId: string | undefined): { projeto: LocalProje
     if (projetoId === undefined) return;
     localStore.getProjeto(projetoId).then(
       (projeto) => active && setState({ projeto: projeto ?? null, loaded: true }),
-      () => active && setState({ projeto: null, loaded: true }),
+      (error: unknown) => {
+        reportFailure(DEVICE_FAILURE.read('Projeto'), error);
+        if (active) setState({ projeto: null, loaded: true });
+      },
     );
     return () => {
       active = false;
     };
-  }, [localStore, projetoId]);
+  }, [localStore, projetoId, reportFailure]);
   return state;
 }
 
@@ -31,18 +36,19 @@ export function useFlowRecords(
   projetoId: string | undefined,
 ): { records: LocalColeta[]; reload: () => void } {
   const { records: store } = useServices();
+  const reportFailure = useReportFailure();
   const [records, setRecords] = useState<LocalColeta[]>([]);
   const [version, setVersion] = useState(0);
   useEffect(() => {
     let active = true;
     store.getAll(flow).then(
       (all) => active && setRecords(all.filter((record) => record.projeto === projetoId)),
-      () => undefined,
+      (error: unknown) => reportFailure(DEVICE_FAILURE.read(flow.labels.record), error),
     );
     return () => {
       active = false;
     };
-  }, [store, flow, projetoId, version]);
+  }, [store, flow, projetoId, version, reportFailure]);
   const reload = useCallback(() => setVersion((v) => v + 1), []);
   return { records, reload };
 }
