@@ -2,7 +2,6 @@
 // serialises or validates with these; server/test/openapi.test.ts checks real answers against them. Where the
 // domain types an answer, the schema `satisfies` that type, so the compiler refuses a schema that drifts from it.
 import { sessionClaimsSchema } from '@novus/domain/auth';
-import type { Cliente } from '@novus/domain/cliente';
 import type { Arquivo, DataItem, Extracao, Produtividade, RelatorioTecnico } from '@novus/domain/export/api';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
 import { FLUXOS } from '@novus/domain/flows/keys';
@@ -65,8 +64,6 @@ export const sessionAnswer = sessionClaimsSchema
     exp: z.number().int().describe('Validade da sessão, em segundos desde 1970 (UTC).'),
   })
   .describe('Sessão');
-
-export const clienteAnswer = idNome.describe('Cliente') satisfies z.ZodType<Cliente>;
 
 const fluxos = z.array(fluxo);
 const zonaAnswer = z.object({

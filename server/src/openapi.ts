@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { createJsonSchemaTransform } from 'fastify-type-provider-zod';
+import type { Endpoint } from '@novus/domain/api/contract';
 import { loginSchema } from '@novus/domain/auth';
-import { clienteInputSchema } from '@novus/domain/cliente';
 import { decimalSchema } from '@novus/domain/export/decimal';
 import { periodoSchema } from '@novus/domain/export/periodo';
 import { uploadEnvelopeSchema } from '@novus/domain/flows/flow';
@@ -21,7 +21,6 @@ import { z } from '@novus/domain/zod';
 import { type Access, routeRoles } from './auth/access.ts';
 import { AUTH_COOKIE } from './auth/routes.ts';
 import { filterSchema } from './modules/auditoria/routes.ts';
-import { clienteUpdateSchema } from './modules/clientes/routes.ts';
 import { diaSchema } from './modules/export/routes.ts';
 import { logSchema } from './modules/logger/routes.ts';
 import { byDataSchema, byPeriodoSchema, existemSchema } from './modules/registros/routes.ts';
@@ -133,38 +132,6 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     body: logSchema,
     ok: { status: 204, description: 'Registrado.' },
     errors: [413],
-  },
-  'GET /api/cliente': {
-    tag: 'clientes',
-    summary: 'Lista os clientes visíveis ao usuário.',
-    ok: id('Os clientes.', z.array(answers.clienteAnswer)),
-  },
-  'GET /api/cliente/:id': {
-    tag: 'clientes',
-    summary: 'Um cliente.',
-    ok: id('O cliente.', answers.clienteAnswer),
-  },
-  'POST /api/cliente': {
-    tag: 'clientes',
-    summary: 'Cadastra um cliente.',
-    body: clienteInputSchema,
-    consumes: ['application/json', 'application/x-www-form-urlencoded'],
-    ok: created('O cliente cadastrado.', answers.clienteAnswer),
-    errors: [409],
-  },
-  'PUT /api/cliente/:id': {
-    tag: 'clientes',
-    summary: 'Altera um cliente.',
-    body: clienteUpdateSchema,
-    consumes: ['application/json', 'application/x-www-form-urlencoded'],
-    ok: id('O cliente alterado.', answers.clienteAnswer),
-    errors: [409],
-  },
-  'DELETE /api/cliente/:id': {
-    tag: 'clientes',
-    summary: 'Exclui um cliente.',
-    ok: id('Excluído.', answers.deletedAnswer),
-    errors: [409],
   },
   'GET /api/projeto': {
     tag: 'projetos',
@@ -388,6 +355,23 @@ for (const flow of FLOWS) {
   };
 }
 
+/** A declared endpoint (domain/src/api) as the documentation reads it. */
+function routeDoc(declared: Endpoint): RouteDoc {
+  const { allow } = declared;
+  return {
+    tag: declared.tag,
+    summary: declared.summary,
+    ...(declared.description === undefined ? {} : { description: declared.description }),
+    ...(declared.body === undefined ? {} : { body: declared.body }),
+    ...(declared.consumes === undefined ? {} : { consumes: [...declared.consumes] }),
+    ...(declared.query === undefined ? {} : { querystring: declared.query }),
+    ok: declared.ok,
+    ...(allow === 'sessão' || allow === 'público' ? { open: allow } : {}),
+    ...(declared.errors === undefined ? {} : { errors: [...declared.errors] }),
+    ...(declared.errorAnswers === undefined ? {} : { errorAnswers: declared.errorAnswers }),
+  };
+}
+
 /** Who may call a route, as the documentation states it. */
 export function rolesText(roles: readonly Role[] | undefined, open: RouteDoc['open']): string {
   if (roles === undefined)
@@ -410,7 +394,8 @@ function transform(input: TransformInput) {
   const url = input.url;
   if (!url.startsWith('/api/')) return { schema: { hide: true }, url };
   const method = Array.isArray(route.method) ? route.method[0] : route.method;
-  const doc = ROUTE_DOCS[`${method} ${url}`];
+  const declared = route.config?.endpoint;
+  const doc = declared ? routeDoc(declared) : ROUTE_DOCS[`${method} ${url}`];
   const guarded = routeRoles(route.preHandler);
   const roles: readonly Role[] = guarded === undefined ? [] : guarded.length === 0 ? ROLES : guarded;
   const hasParams = url.includes('/:');

@@ -1,6 +1,10 @@
-// The one place the app talks HTTP: same-origin JSON calls with the auth cookie.
-// On the first page's path (the login): zod comes only with the schemas the callers pass.
+// The one place the app talks HTTP: same-origin JSON calls with the auth cookie. An endpoint is called by its
+// declaration (domain/src/api): `api.call(endpoint, { params, query, body })` builds the request and parses the
+// answer with the declared schema. On the first page's path (the login): zod comes only with the declarations the
+// callers pass (the path builder has none).
 import type { z } from 'zod';
+import type { AnswerOf, CallInput, Endpoint } from '@novus/domain/api/contract';
+import { pathOf } from '@novus/domain/api/path';
 
 /** The error shape of every API answer (server/src/errors.ts). */
 export interface ErrorBody {
@@ -50,9 +54,24 @@ export class ApiClient {
     return schema.parse(data);
   }
 
+  /** Calls a declared endpoint and parses its answer with the declared schema (undefined for a 204 or a file). */
+  call<E extends Endpoint>(declaration: E, input: CallInput<E>): Promise<AnswerOf<E>>;
   /** Sends a request whose answer body does not matter (204, or 200 on DELETE). */
-  async call(method: Method, path: string, body?: unknown): Promise<void> {
-    await this.send(method, path, body);
+  call(method: Method, path: string, body?: unknown): Promise<void>;
+  async call(target: Endpoint | Method, pathOrInput?: unknown, body?: unknown): Promise<unknown> {
+    if (typeof target === 'string') {
+      await this.send(target, String(pathOrInput), body);
+      return undefined;
+    }
+    const input = (pathOrInput ?? {}) as {
+      params?: Record<string, unknown>;
+      query?: unknown;
+      body?: unknown;
+    };
+    const response = await this.send(target.method, urlOf(target, input), input.body);
+    const { answer } = target.ok;
+    if (answer === undefined) return undefined;
+    return answer.parse(await response.json());
   }
 
   private async send(method: Method, path: string, body?: unknown): Promise<Response> {
@@ -68,6 +87,18 @@ export class ApiClient {
     if (response.status === 401) this.onUnauthorized?.();
     throw new ApiError(response.status, errorBody);
   }
+}
+
+/** The declared path with its params, and the query's defined values as a query string. */
+function urlOf(declaration: Endpoint, input: { params?: Record<string, unknown>; query?: unknown }): string {
+  const path = pathOf(declaration, input.params);
+  if (typeof input.query !== 'object' || input.query === null) return path;
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(input.query)) {
+    if (value !== undefined && value !== null && value !== '') search.set(name, String(value));
+  }
+  const text = search.toString();
+  return text === '' ? path : `${path}?${text}`;
 }
 
 /** JSON by default; a URLSearchParams body goes form-encoded, a FormData one multipart (fetch sets its Content-Type). */

@@ -1,11 +1,11 @@
-// /api/cliente: reads for administrador and supervisor, writes for administrador.
+// /api/cliente: reads for administrador and supervisor, writes for administrador (domain/src/api/clientes.ts).
 import type { FastifyInstance } from 'fastify';
-import { z } from '@novus/domain/zod';
-import { clienteInputSchema } from '@novus/domain/cliente';
+import * as api from '@novus/domain/api/clientes';
 import { type Access, ensure, policies } from '../../auth/access.ts';
+import { route } from '../../contract.ts';
 import type { Database } from '../../db/database.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts';
-import { badRequest, conflict, notFound, parseId, parseInput } from '../../errors.ts';
+import { badRequest, conflict, notFound } from '../../errors.ts';
 import { clienteValores, recordAuditoria } from '../auditoria/queries.ts';
 import {
   clienteUsage,
@@ -21,36 +21,30 @@ const DUPLICATE = 'Já existe um cliente com esse nome.';
 const IN_USE =
   'Cliente em uso por projetos ou usuários: remova-os ou troque o cliente deles antes de excluir.';
 
-export const clienteUpdateSchema = clienteInputSchema.extend({ id: z.string().optional() });
-
 function rethrowDuplicate(error: unknown): never {
   if (isUniqueViolation(error)) throw conflict(DUPLICATE);
   throw error;
 }
 
 export async function clienteRoutes(app: FastifyInstance, { db, access }: { db: Database; access: Access }) {
-  const readers = { preHandler: access.allow('administrador', 'supervisor') };
-  const admin = { preHandler: access.allow('administrador') };
-
   // A supervisor sees only their own client.
-  app.get('/api/cliente', readers, async (request) => {
+  route(app, access, api.listClientes, async ({ request }) => {
     const actor = access.actor(request);
     return (await listClientes(db)).filter((cliente) => policies.readCliente(actor, cliente._id));
   });
 
-  app.get<{ Params: { id: string } }>('/api/cliente/:id', readers, async (request) => {
-    const cliente = await getCliente(db, parseId(request.params.id, 'Identificador de cliente'));
+  route(app, access, api.getCliente, async ({ params, request }) => {
+    const cliente = await getCliente(db, params.id);
     if (!cliente) throw notFound(NOT_FOUND);
     ensure(policies.readCliente(access.actor(request), cliente._id));
     return cliente;
   });
 
-  app.post('/api/cliente', admin, async (request, reply) => {
-    const { nome } = parseInput(clienteInputSchema, request.body);
+  route(app, access, api.createCliente, async ({ body, request }) => {
     const usuario = access.actor(request).id;
-    const cliente = await db
+    return db
       .transaction(async (tx) => {
-        const created = await insertCliente(tx, nome);
+        const created = await insertCliente(tx, body.nome);
         const depois = await clienteValores(tx, created._id);
         await recordAuditoria(tx, {
           usuario,
@@ -63,20 +57,17 @@ export async function clienteRoutes(app: FastifyInstance, { db, access }: { db: 
         return created;
       })
       .catch(rethrowDuplicate);
-    return reply.status(201).send(cliente);
   });
 
-  app.put<{ Params: { id: string } }>('/api/cliente/:id', admin, async (request) => {
-    const id = parseId(request.params.id, 'Identificador de cliente');
-    const input = parseInput(clienteUpdateSchema, request.body);
-    if (input.id !== undefined && input.id.toLowerCase() !== id) {
+  route(app, access, api.updateCliente, async ({ params: { id }, body, request }) => {
+    if (body.id !== undefined && body.id.toLowerCase() !== id) {
       throw badRequest('O identificador enviado não corresponde ao do endereço.');
     }
     const usuario = access.actor(request).id;
     return db
       .transaction(async (tx) => {
         const antes = await clienteValores(tx, id);
-        const cliente = await updateCliente(tx, id, input.nome);
+        const cliente = await updateCliente(tx, id, body.nome);
         if (!cliente) throw notFound(NOT_FOUND);
         const depois = await clienteValores(tx, id);
         await recordAuditoria(tx, {
@@ -92,8 +83,7 @@ export async function clienteRoutes(app: FastifyInstance, { db, access }: { db: 
       .catch(rethrowDuplicate);
   });
 
-  app.delete<{ Params: { id: string } }>('/api/cliente/:id', admin, async (request) => {
-    const id = parseId(request.params.id, 'Identificador de cliente');
+  route(app, access, api.deleteCliente, async ({ params: { id }, request }) => {
     return db
       .transaction(async (tx) => {
         const antes = await clienteValores(tx, id);

@@ -5,7 +5,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Box, Button, CircularProgress, Stack, TextField, Typography } from '@mui/material';
 import { clienteInputSchema } from '@novus/domain/cliente';
-import { createCliente, getCliente, updateCliente } from '../../api/cliente';
+import { createCliente, getCliente, updateCliente } from '@novus/domain/api/clientes';
 import { useBackofficeApi } from '../backoffice-api';
 import { serverMessageOr } from '../server-message';
 import { NoticeAlert, type Notice } from '../shared/notice';
@@ -26,7 +26,7 @@ export function ClienteForm() {
   } = useForm({ resolver: zodResolver(clienteInputSchema), defaultValues: { nome: '' } });
 
   const loading = useRecordLoad(clienteId, {
-    fetch: (id) => getCliente(api, id),
+    fetch: (id) => api.call(getCliente, { params: { id } }),
     loaded: (cliente) => reset({ nome: cliente.nome }),
     failure: { log: 'Falha ao carregar cliente', text: CLIENTE_TEXT.loadOneFailed },
     onNotice: setNotice,
@@ -36,11 +36,14 @@ export function ClienteForm() {
     setNotice(null);
     try {
       if (clienteId === undefined) {
-        await createCliente(api, input);
+        await api.call(createCliente, { body: input });
         reset({ nome: '' });
         setNotice({ severity: 'success', text: CLIENTE_TEXT.created });
       } else {
-        const saved = await updateCliente(api, clienteId, input);
+        const saved = await api.call(updateCliente, {
+          params: { id: clienteId },
+          body: { id: clienteId, nome: input.nome },
+        });
         reset({ nome: saved.nome });
         setNotice({ severity: 'success', text: CLIENTE_TEXT.updated });
       }

@@ -2,7 +2,7 @@
 import { useCallback } from 'react';
 import type { GridColDef } from '@mui/x-data-grid';
 import type { Cliente } from '@novus/domain/cliente';
-import { deleteCliente, listClientes } from '../../api/cliente';
+import { deleteCliente, listClientes } from '@novus/domain/api/clientes';
 import { useBackofficeApi } from '../backoffice-api';
 import { ResourceList, type ResourceListTexts } from '../shared/ResourceList';
 import { CLIENTE_TEXT } from './messages';
@@ -20,8 +20,13 @@ const COLUMNS: GridColDef<Cliente>[] = [{ field: 'nome', headerName: 'Nome', fle
 
 export function ClienteList() {
   const { api } = useBackofficeApi();
-  const load = useCallback(() => listClientes(api), [api]);
-  const remove = useCallback((cliente: Cliente) => deleteCliente(api, cliente._id), [api]);
+  const load = useCallback(() => api.call(listClientes, {}), [api]);
+  const remove = useCallback(
+    async (cliente: Cliente) => {
+      await api.call(deleteCliente, { params: { id: cliente._id } });
+    },
+    [api],
+  );
   return (
     <ResourceList
       basePath="/backoffice/cliente"

@@ -1,7 +1,7 @@
 // The clients a back-office form offers in its Cliente dropdown (a failed load is only logged, SPEC.md section 8).
 import { useEffect, useState } from 'react';
 import type { Cliente } from '@novus/domain/cliente';
-import { listClientes } from '../../api/cliente';
+import { listClientes } from '@novus/domain/api/clientes';
 import { useBackofficeApi } from '../backoffice-api';
 
 export function useClientes(): Cliente[] {
@@ -9,7 +9,7 @@ export function useClientes(): Cliente[] {
   const [clientes, setClientes] = useState<Cliente[]>([]);
   useEffect(() => {
     let active = true;
-    listClientes(api).then(
+    api.call(listClientes, {}).then(
       (list) => active && setClientes(list),
       (error: unknown) => log('Falha ao carregar clientes', error),
     );

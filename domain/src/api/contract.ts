@@ -1,0 +1,86 @@
+// An endpoint is one declaration (DESIGN.md 'Endpoints as declarations'), as a flow is: its method and path, who may
+// call it, what it reads (params, query, body) and what it answers. The server registers its route from it
+// (server/src/contract.ts: input parsed with these schemas, roles checked, the handler's return typed by the
+// answer), /api/docs is generated from it, and the web client calls it with `api.call(endpoint, input)`, which
+// parses the answer with the same schema. Nothing else describes an endpoint.
+import type { Role } from '../roles.ts';
+import { z } from '../zod.ts';
+
+export { pathOf } from './path.ts';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** Who may call: one of these roles; 'sessão', any signed-in user; 'público', anyone. */
+export type Allow = readonly Role[] | 'sessão' | 'público';
+
+export interface Endpoint {
+  method: Method;
+  /** Fastify's form: '/api/cliente/:id'. */
+  path: string;
+  /** The group in the documentation ('clientes'). */
+  tag: string;
+  /** One line, in Portuguese, for the documentation. */
+  summary: string;
+  description?: string;
+  allow: Allow;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  /** Parsed by the route's helper unless `consumes` says multipart (the route reads its parts itself). */
+  body?: z.ZodType;
+  /** Content types of the body, when not only JSON. */
+  consumes?: readonly string[];
+  ok: {
+    status: 200 | 201 | 204;
+    description: string;
+    /** The JSON answer; none for a 204 or a file (`produces`). */
+    answer?: z.ZodType;
+    /** The media type of an answer that is not JSON (a file, a page, a stream). */
+    produces?: string;
+  };
+  /** Error statuses besides the generic ones (400; 401/403 when roles are required; 404 with params). */
+  errors?: readonly number[];
+  /** An error status whose body is not the error shape (the health check's 503 says which part fails). */
+  errorAnswers?: Readonly<Record<number, { description: string; answer: z.ZodType }>>;
+}
+
+/** Declares an endpoint, keeping its literal types (the schemas' types reach the server and the client). */
+export function endpoint<const E extends Endpoint>(declaration: E): E {
+  return declaration;
+}
+
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+type In<S> = S extends z.ZodType ? z.input<S> : undefined;
+
+/** What a route's handler is given, parsed. */
+export interface Parsed<E extends Endpoint> {
+  params: Out<E['params']>;
+  query: Out<E['query']>;
+  body: E['consumes'] extends readonly ['multipart/form-data', ...string[]] ? unknown : Out<E['body']>;
+}
+
+/** What the endpoint answers on success, as the client gets it (undefined for a 204 or a file). */
+export type AnswerOf<E extends Endpoint> = E['ok'] extends { answer: infer A } ? Out<A> : undefined;
+
+/** What the server's handler returns: the answer before its schema's output transforms. */
+export type AnswerInputOf<E extends Endpoint> = E['ok'] extends { answer: infer A } ? In<A> : undefined;
+
+/** What a caller sends: only the parts the endpoint declares. */
+export type CallInput<E extends Endpoint> = (E['params'] extends z.ZodType
+  ? { params: In<E['params']> }
+  : object) &
+  (E['query'] extends z.ZodType ? { query?: In<E['query']> } : object) &
+  (E['body'] extends z.ZodType ? { body: In<E['body']> | URLSearchParams | FormData } : object);
+
+/** A UUID in the path, refused with the same words as before the declarations ('Identificador de cliente inválido.'). */
+export function uuidParam(what: string) {
+  return z
+    .string()
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, `${what} inválido.`)
+    .transform((value) => value.toLowerCase());
+}
+
+/** Shared answer parts. */
+export const uuid = z.uuid();
+
+/** The `{ _id }` of what a DELETE removed. */
+export const deletedAnswer = z.object({ _id: uuid }).describe('O identificador do que foi excluído.');
