@@ -360,3 +360,22 @@ test('a supervisor of another client does not see the project', async ({ page })
     expect(response.status(), url).toBe(403);
   }
 });
+
+test('a project with no records yet offers its KML files all the same', async ({ page }, testInfo) => {
+  const shell = await signIn(page, world.outroSupervisor.login);
+  await shell.menuLink('Extrator').click();
+  const extrator = new ExtratorScreen(page);
+  await extrator.chooseProjeto(world.outroSupervisor.projetoNome);
+
+  // no days to choose and nothing for the CSV section, but the KML of every flow of the project (SPEC.md 2)
+  await expect(extrator.kml.getByRole('link')).toHaveText(['Unidades (0)']);
+  await expect(extrator.noData).toBeVisible();
+  await expect(extrator.dataInicial).toHaveCount(0);
+  await expect(extrator.csv).toHaveCount(0);
+  await expectAccessible(page, 'extrator sem registros');
+
+  const kml = await download(page, extrator.arquivo(extrator.kml, 'Unidades', 0), (name) =>
+    testInfo.outputPath(name),
+  );
+  expect(kml.download.suggestedFilename()).toBe(`${world.outroSupervisor.projetoNome} - Unidades.kml`);
+});

@@ -54,8 +54,8 @@ function extracao(extra: Partial<Extracao> = {}): Extracao {
   };
 }
 
-const render = (extra: Partial<Extracao> = {}) =>
-  renderToStaticMarkup(createElement(ExtracaoFiles, { extracao: extracao(extra) }));
+const render = (extra: Partial<Extracao> = {}, comDatas = true) =>
+  renderToStaticMarkup(createElement(ExtracaoFiles, { extracao: extracao(extra), comDatas }));
 
 const hrefs = (html: string) =>
   [...html.matchAll(/<a [^>]*href="([^"]+)"/g)].map((m) => m[1].replaceAll('&amp;', '&'));
@@ -132,6 +132,26 @@ describe('the Extrator’s files', () => {
     expect(alert).toBeGreaterThan(html.indexOf('>KML</h2>'));
     expect(alert).toBeLessThan(html.indexOf('>CSV</h2>'));
     expect(html).toContain('MuiAlert-standardWarning');
+  });
+
+  it('offers the KML files of a project with no records yet, and no CSV section', () => {
+    const semRegistros = (a: Arquivo): Arquivo => ({ ...a, url: a.url.replace(/\?.*$/, ''), registros: 0 });
+    const vazio = extracao();
+    const html = render(
+      {
+        kml: vazio.kml.map(semRegistros),
+        csv: vazio.csv.map(semRegistros),
+        fotos: null,
+        erro: 'O projeto não tem fuso: defina-o para extrair coordenadas UTM.',
+      },
+      false,
+    );
+    expect(html).toMatch(/<h2[^>]*>KML<\/h2>/);
+    expect(hrefs(html)).toEqual(['/api/extrator/p1/postes.kml', '/api/extrator/p1/bdgd.zip']);
+    expect(html).toContain('download="Projeto X - Postes.kml"');
+    expect(html).toContain('Não há dados a serem exibidos');
+    expect(html).not.toContain('>CSV</h2>');
+    expect(html).not.toContain('O projeto não tem fuso');
   });
 
   it('says so when no CSV has rows', () => {

@@ -1,10 +1,10 @@
 // 'Extrator': choose a project and a range of its days, then download its KML, CSV and photo files
 // (SPEC.md section 2 'Extractor').
-import { Alert, Stack } from '@mui/material';
+import { Stack } from '@mui/material';
 import { getExtracao } from '../../api/extrator';
 import { ExtracaoFiles } from './ExtracaoFiles';
 import { LoadContent } from './LoadContent';
-import { LOAD_FAILURE, NO_DATA } from './messages';
+import { LOAD_FAILURE } from './messages';
 import { PeriodoSelects, usePeriodo, type PeriodoEscolhido } from './PeriodoSelects';
 import { ProjetoPageHead } from './ProjetoPageHead';
 import { useApiLoad } from './use-api-load';
@@ -29,27 +29,25 @@ export function ExtratorPage() {
         )}
       </ProjetoPageHead>
       <LoadContent load={datas} loadingLabel="Carregando datas">
-        {(value) =>
-          periodo === null || value.length === 0 ? (
-            <Alert severity="info">{NO_DATA}</Alert>
-          ) : (
-            <Arquivos projetoId={projetoId} periodo={periodo} />
-          )
-        }
+        {() => <Arquivos projetoId={projetoId} periodo={periodo} />}
       </LoadContent>
     </Stack>
   );
 }
 
-function Arquivos({ projetoId, periodo }: { projetoId: string; periodo: PeriodoEscolhido }) {
+/**
+ * The files of the chosen range; a project with no days yet (null) still offers its KML files, of the whole
+ * project (SPEC.md: the KML section shows once a project is chosen).
+ */
+function Arquivos({ projetoId, periodo }: { projetoId: string; periodo: PeriodoEscolhido | null }) {
   const extracao = useApiLoad(
-    JSON.stringify([projetoId, periodo.dataInicio, periodo.dataFim]),
-    (api) => getExtracao(api, projetoId, periodo),
+    JSON.stringify([projetoId, periodo?.dataInicio, periodo?.dataFim]),
+    (api) => getExtracao(api, projetoId, periodo ?? {}),
     LOAD_FAILURE.extracao,
   );
   return (
     <LoadContent load={extracao} loadingLabel="Carregando arquivos">
-      {(value) => <ExtracaoFiles extracao={value} />}
+      {(value) => <ExtracaoFiles extracao={value} comDatas={periodo !== null} />}
     </LoadContent>
   );
 }
