@@ -135,6 +135,10 @@ test('finds an LPT Agiltec record in a 5,000-row list offline, collects it and s
   for (const text of [ALVO.nome, ALVO.cpf, ALVO.telefone1, ALVO.email, ALVO.propriedade, ALVO.regional]) {
     await expect(cadastro.getByText(text, { exact: true })).toBeVisible();
   }
+  // the record just chosen, before anything is typed: its data and the empty form readable on a phone
+  await expect(page.getByLabel('Telefone atualizado')).toBeVisible();
+  await expectAccessible(page, 'lptv2 registro escolhido');
+  await screenshot(page, 'tecnico-lptv2-registro');
   await expect(wizard.gravar).toBeDisabled();
   await page.getByLabel('Telefone atualizado').fill('41988887777');
   await page.getByRole('radio', { name: 'Em construção' }).check();
