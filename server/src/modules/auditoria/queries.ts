@@ -1,8 +1,8 @@
 // SQL for the audit log: what a back-office write changed, read before and after it in its own transaction,
 // the entry recorded there too (a write that rolls back leaves no entry), and the log's reading.
-import { FUSO_HORARIO } from '@novus/domain/export/columns';
 import type { PreloadedFluxo } from '@novus/domain/flows/registry';
 import type { Queryable } from '../../db/database.ts';
+import { fromLocalDay, untilLocalDay, userName } from '../../db/fragments.ts';
 
 export type AuditEntidade =
   'cliente' | 'projeto' | 'usuario' | 'zonas' | `pontos:${PreloadedFluxo}` | 'pendentes';
@@ -47,7 +47,7 @@ export async function recordAuditoria(tx: Queryable, entry: AuditEntry): Promise
     valores === null ? null : JSON.stringify(withoutSecrets(valores));
   const rows = await tx.query<{ id: string }>(
     `INSERT INTO auditoria (usuario, usuario_nome, entidade, entidade_id, acao, antes, depois)
-     SELECT id, COALESCE(NULLIF(trim(first_name || ' ' || last_name), ''), login), $2, $3, $4, $5::jsonb, $6::jsonb
+     SELECT id, COALESCE(${userName('usuarios')}, login), $2, $3, $4, $5::jsonb, $6::jsonb
      FROM usuarios WHERE id = $1
      RETURNING id::text AS id`,
     [entry.usuario, entry.entidade, entry.entidadeId, entry.acao, json(entry.antes), json(entry.depois)],
@@ -157,8 +157,8 @@ export interface AuditRow {
 }
 
 const FILTER = `($1::uuid IS NULL OR usuario = $1)
-  AND ($2::date IS NULL OR em >= ($2::date::timestamp AT TIME ZONE '${FUSO_HORARIO}'))
-  AND ($3::date IS NULL OR em < (($3::date + 1)::timestamp AT TIME ZONE '${FUSO_HORARIO}'))`;
+  AND ($2::date IS NULL OR ${fromLocalDay('em', '$2')})
+  AND ($3::date IS NULL OR ${untilLocalDay('em', '$3')})`;
 
 /** The entries of the filter, newest first, one page, and how many there are in all. */
 export async function listAuditoria(

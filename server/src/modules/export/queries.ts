@@ -1,11 +1,11 @@
 // SQL of the exports: each file is one query projected in the database from the flow's declared columns (text
 // fields, yes/no, list flags, the UTM the record stores: migration 0006), read in collection order.
 import type { Coluna, Valor } from '@novus/domain/export/columns';
-import { FUSO_HORARIO } from '@novus/domain/export/columns';
 import { SEPARADORES_DECIMAIS, type SeparadorDecimal } from '@novus/domain/export/decimal';
 import type { Fluxo } from '@novus/domain/flows/keys';
 import { FLOWS } from '@novus/domain/flows/registry';
 import type { Queryable } from '../../db/database.ts';
+import { fromLocalDay, localDay, localTime, untilLocalDay, userName } from '../../db/fragments.ts';
 
 /** Which records a file holds: a project's collected records of some flows, by day range and technician. */
 export interface Filtro {
@@ -53,7 +53,7 @@ function textOf(valor: Valor): string {
     case 'tecnico':
       return 't.nome';
     case 'dataHora':
-      return `to_char(r.data_hora AT TIME ZONE '${FUSO_HORARIO}', 'DD/MM/YYYY HH24:MI:SS')`;
+      return `to_char(${localTime('r.data_hora')}, 'DD/MM/YYYY HH24:MI:SS')`;
     case 'utmE':
       return 'r.utm_e::text';
     case 'utmN':
@@ -64,9 +64,9 @@ function textOf(valor: Valor): string {
 }
 
 /** The local day of a record. */
-const DIA = `(r.data_hora AT TIME ZONE '${FUSO_HORARIO}')::date`;
+const DIA = localDay('r.data_hora');
 
-const TECNICO_NOME = `NULLIF(trim(u.first_name || ' ' || u.last_name), '')`;
+const TECNICO_NOME = userName('u');
 
 /**
  * The technician's name as `t.nome`, through `guard`: a lateral subquery fenced by OFFSET 0, so the planner keeps
@@ -123,16 +123,8 @@ function where(filtro: Filtro, params: unknown[]): string {
     'r.coletado',
     'r.conflito_de IS NULL',
   ];
-  if (filtro.dataInicio) {
-    conditions.push(
-      `r.data_hora >= (${param(filtro.dataInicio)}::date::timestamp AT TIME ZONE '${FUSO_HORARIO}')`,
-    );
-  }
-  if (filtro.dataFim) {
-    conditions.push(
-      `r.data_hora < ((${param(filtro.dataFim)}::date + 1)::timestamp AT TIME ZONE '${FUSO_HORARIO}')`,
-    );
-  }
+  if (filtro.dataInicio) conditions.push(fromLocalDay('r.data_hora', param(filtro.dataInicio)));
+  if (filtro.dataFim) conditions.push(untilLocalDay('r.data_hora', param(filtro.dataFim)));
   if (filtro.tecnico) conditions.push(`r.tecnico = ${param(filtro.tecnico)}`);
   return conditions.join(' AND ');
 }
@@ -295,15 +287,14 @@ export function escapeXml(value: unknown): string {
 export function producaoQuery(filtro: Filtro): Query {
   const params: unknown[] = [];
   const condition = where(filtro, params);
-  const dia = `(r.data_hora AT TIME ZONE '${FUSO_HORARIO}')::date`;
   return {
-    sql: `SELECT novus_csv_safe(${TECNICO_NOME}) AS "TECNICO", to_char(${dia}, 'DD/MM/YYYY') AS "DATA",
+    sql: `SELECT novus_csv_safe(${TECNICO_NOME}) AS "TECNICO", to_char(${DIA}, 'DD/MM/YYYY') AS "DATA",
         count(*)::text AS "QUANTIDADE"
       FROM registros r
       LEFT JOIN usuarios u ON u.id = r.tecnico
       WHERE ${condition}
-      GROUP BY r.tecnico, u.first_name, u.last_name, ${dia}
-      ORDER BY ${dia}, 1`,
+      GROUP BY r.tecnico, u.first_name, u.last_name, ${DIA}
+      ORDER BY ${DIA}, 1`,
     params,
   };
 }
@@ -363,7 +354,7 @@ export async function datas(
 ): Promise<{ ano: number; mes: number; dia: number }[]> {
   return db.query(
     `SELECT DISTINCT extract(year FROM d)::int AS ano, extract(month FROM d)::int AS mes, extract(day FROM d)::int AS dia
-     FROM (SELECT (data_hora AT TIME ZONE '${FUSO_HORARIO}')::date AS d FROM registros
+     FROM (SELECT ${localDay('data_hora')} AS d FROM registros
        WHERE projeto = $1 AND coletado AND conflito_de IS NULL AND data_hora IS NOT NULL) dias
      ORDER BY ano, mes, dia`,
     [projeto],

@@ -1,8 +1,8 @@
 // SQL of the supervisor map: the compact form of a project's points, built in the database as text (one row per
 // flow, no per-point object in Node), and the statistics.
-import { FUSO_HORARIO } from '@novus/domain/export/columns';
 import type { Fluxo } from '@novus/domain/flows/keys';
 import type { Queryable } from '../../db/database.ts';
+import { fromLocalDay, untilLocalDay, userName } from '../../db/fragments.ts';
 
 export interface MapaFiltro {
   projeto: string;
@@ -20,16 +20,8 @@ function where(filtro: MapaFiltro, params: unknown[]): string {
   };
   const conditions = [`r.projeto = ${param(filtro.projeto)}`, 'r.conflito_de IS NULL'];
   if (filtro.tecnico) conditions.push(`r.tecnico = ${param(filtro.tecnico)}`);
-  if (filtro.dataInicio) {
-    conditions.push(
-      `r.data_hora >= (${param(filtro.dataInicio)}::date::timestamp AT TIME ZONE '${FUSO_HORARIO}')`,
-    );
-  }
-  if (filtro.dataFim) {
-    conditions.push(
-      `r.data_hora < ((${param(filtro.dataFim)}::date + 1)::timestamp AT TIME ZONE '${FUSO_HORARIO}')`,
-    );
-  }
+  if (filtro.dataInicio) conditions.push(fromLocalDay('r.data_hora', param(filtro.dataInicio)));
+  if (filtro.dataFim) conditions.push(untilLocalDay('r.data_hora', param(filtro.dataFim)));
   if (filtro.zonas) conditions.push(`r.zona = ANY(${param(filtro.zonas)}::uuid[])`);
   return conditions.join(' AND ');
 }
@@ -122,7 +114,7 @@ export async function estatistica(
 /** Technicians with records in the project, for the map's filter. */
 export async function tecnicos(db: Queryable, projeto: string): Promise<{ id: string; nome: string }[]> {
   return db.query(
-    `SELECT u.id, trim(u.first_name || ' ' || u.last_name) AS nome FROM usuarios u
+    `SELECT u.id, COALESCE(${userName('u')}, '') AS nome FROM usuarios u
      WHERE u.id IN (SELECT DISTINCT r.tecnico FROM registros r WHERE r.projeto = $1 AND r.tecnico IS NOT NULL)
      ORDER BY nome`,
     [projeto],

@@ -1,7 +1,7 @@
 // SQL for the records of every flow (collected or preloaded), their competing collections and their photo rows.
-import { FUSO_HORARIO } from '@novus/domain/export/columns';
 import type { Fluxo } from '@novus/domain/flows/keys';
 import type { Queryable } from '../../db/database.ts';
+import { fromLocalDay, untilLocalDay, userName } from '../../db/fragments.ts';
 
 export interface NewRegistro {
   id: string;
@@ -48,7 +48,7 @@ export interface RegistroRow {
 }
 
 const SELECT = `SELECT r.id, r.fluxo, r.projeto, p.nome AS projeto_nome, p.cliente, r.zona, r.tecnico,
-    NULLIF(trim(u.first_name || ' ' || u.last_name), '') AS tecnico_nome,
+    ${userName('u')} AS tecnico_nome,
     r.lat, r.lng, r.data_hora, r.sincronizado_em, r.coletado, r.adicionado_app, r.carregado_backoffice,
     r.conflito_de, r.dados,
     COALESCE((SELECT array_agg(f.slot ORDER BY f.slot) FROM fotos f WHERE f.registro = r.id), '{}') AS fotos
@@ -227,8 +227,7 @@ export async function listRegistrosByPeriodo(
 ): Promise<RegistroRow[]> {
   return db.query<RegistroRow>(
     `${SELECT} WHERE r.projeto = $1 AND r.fluxo = $2 AND r.coletado AND r.conflito_de IS NULL
-       AND r.data_hora >= ($3::date::timestamp AT TIME ZONE '${FUSO_HORARIO}')
-       AND r.data_hora < (($4::date + 1)::timestamp AT TIME ZONE '${FUSO_HORARIO}')
+       AND ${fromLocalDay('r.data_hora', '$3')} AND ${untilLocalDay('r.data_hora', '$4')}
      ORDER BY r.data_hora, r.id`,
     [projeto, fluxo, periodo.dataInicio, periodo.dataFim],
   );
