@@ -4,6 +4,7 @@ import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { isRole, type Role } from '@novus/domain/roles';
 import type { Queryable } from '../db/database.ts';
 import { forbidden, unauthorized } from '../errors.ts';
+import { findActor } from './queries.ts';
 import type { Session } from './tokens.ts';
 
 /** The caller as the database knows them now (roles and client may have changed since the token was made). */
@@ -50,26 +51,12 @@ export function createAccess(db: Queryable): Access {
     allow(...roles: Role[]) {
       const handler = async (request: FastifyRequest) => {
         if (!request.session) throw unauthorized();
-        const rows = await db.query<{
-          id: string;
-          login: string;
-          first_name: string;
-          last_name: string;
-          roles: string[];
-          cliente: string | null;
-          zonas: string[];
-        }>(
-          `SELECT id, login, first_name, last_name, roles, cliente,
-             ARRAY(SELECT zona::text FROM usuario_zonas WHERE usuario = u.id) AS zonas
-           FROM usuarios u WHERE id = $1`,
-          [request.session.sub],
-        );
-        const row = rows[0];
+        const row = await findActor(db, request.session.sub);
         // A deleted user's token no longer opens anything.
         if (!row) throw unauthorized();
         const actor: Actor = {
           id: row.id,
-          nome: [row.first_name, row.last_name].join(' ').trim() || row.login,
+          nome: displayName(row),
           roles: row.roles.filter(isRole),
           cliente: row.cliente,
           zonas: row.zonas,
@@ -85,6 +72,11 @@ export function createAccess(db: Queryable): Access {
       return request.actor;
     },
   };
+}
+
+/** How a user is named to people (session, actor): first and last name, else the login. */
+export function displayName(user: { first_name: string; last_name: string; login: string }): string {
+  return [user.first_name, user.last_name].join(' ').trim() || user.login;
 }
 
 /** The caller's session, or a 401 when there is none (for routes any signed-in user may call). */

@@ -4,7 +4,7 @@ import { loginSchema } from '@novus/domain/auth';
 import type { Database } from '../db/database.ts';
 import { parseInput, tooManyRequests, unauthorized } from '../errors.ts';
 import { findUserByLogin, userZonas } from '../modules/usuarios/queries.ts';
-import { requireSession } from './access.ts';
+import { displayName, requireSession } from './access.ts';
 import type { LoginLimiter } from './login-limiter.ts';
 import { DUMMY_HASH, verifyPassword } from './passwords.ts';
 import { endSession } from './sessions.ts';
@@ -32,7 +32,7 @@ export async function authRoutes(app: FastifyInstance, { db, tokens, limiter }: 
     }
     await limiter.recordSuccess(db, input.login);
     const claims = {
-      nome: [user.first_name, user.last_name].join(' ').trim() || user.login,
+      nome: displayName(user),
       roles: user.roles,
       zonas: await userZonas(db, user.id),
     };
