@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from '@novus/domain/zod';
 import type { Database } from '../../db/database.ts';
 import { parseInput } from '../../errors.ts';
+import { insertLog } from './queries.ts';
 
 export const logSchema = z.object({
   severity: z.string().trim().min(1).max(20).default('ERROR'),
@@ -14,12 +15,7 @@ export async function loggerRoutes(app: FastifyInstance, { db }: { db: Database 
   // A technician whose session expired must still be able to report why sync failed: no role required.
   app.post('/api/logger', { bodyLimit: 64 * 1024 }, async (request, reply) => {
     const entry = parseInput(logSchema, request.body);
-    await db.query('INSERT INTO logs (severity, message, extras, usuario) VALUES ($1, $2, $3, $4)', [
-      entry.severity,
-      entry.message,
-      entry.extras === undefined ? null : JSON.stringify(entry.extras),
-      request.session?.sub ?? null,
-    ]);
+    await insertLog(db, { ...entry, usuario: request.session?.sub ?? null });
     return reply.status(204).send();
   });
 }
