@@ -191,6 +191,17 @@ export async function referencedHashes(db: Queryable, hashes: string[]): Promise
   return new Set(rows.map((row) => row.hash));
 }
 
+/** One stored photo row of each of these hashes: the bytes' size and media type, the same for every row of a hash. */
+export async function findFotos(
+  db: Queryable,
+  hashes: readonly string[],
+): Promise<{ hash: string; size: number | string; media_type: string }[]> {
+  return db.query(
+    'SELECT DISTINCT ON (hash) hash, size, media_type FROM fotos WHERE hash = ANY($1::text[])',
+    [hashes],
+  );
+}
+
 export async function getRegistro(db: Queryable, id: string): Promise<RegistroRow | undefined> {
   return (await db.query<RegistroRow>(`${SELECT} WHERE r.id = $1`, [id]))[0];
 }

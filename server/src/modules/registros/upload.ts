@@ -6,7 +6,7 @@ import { z } from '@novus/domain/zod';
 import type { Queryable } from '../../db/database.ts';
 import { badRequest, conflict, parseInput, tooLarge, unsupportedMedia } from '../../errors.ts';
 import { type BlobStore, NotAnImageError } from '../../storage/blob-store.ts';
-import { type NewFoto, referencedHashes } from './queries.ts';
+import { findFotos, type NewFoto, referencedHashes } from './queries.ts';
 
 /** The largest photo taken, by the sync's upload and by an import of pendentes. */
 export const MAX_PHOTO_BYTES = 15 * 1024 * 1024;
@@ -62,12 +62,8 @@ export async function heldPhotos(
 ): Promise<Map<string, HeldPhoto>> {
   const wanted = [...new Set(hashes)].filter((hash) => SHA256_HEX.test(hash));
   if (wanted.length === 0) return new Map();
-  const rows = await db.query<{ hash: string; size: number | string; media_type: string }>(
-    'SELECT DISTINCT ON (hash) hash, size, media_type FROM fotos WHERE hash = ANY($1::text[])',
-    [wanted],
-  );
   const held = new Map<string, HeldPhoto>();
-  for (const row of rows) {
+  for (const row of await findFotos(db, wanted)) {
     const stream = await blobs.open(row.hash);
     if (!stream) continue;
     stream.destroy();
