@@ -30,7 +30,8 @@ import { clienteRoutes } from './modules/clientes/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { loggerRoutes } from './modules/logger/routes.ts';
 import { projetoRoutes } from './modules/projetos/routes.ts';
-import { exportRoutes } from './modules/export/routes.ts';
+import { extratorRoutes } from './modules/export/extrator-routes.ts';
+import { relatorioRoutes } from './modules/export/relatorios-routes.ts';
 import { mapaRoutes } from './modules/mapa/routes.ts';
 import { PontosLive } from './live/pontos.ts';
 import { registroRoutes } from './modules/registros/routes.ts';
@@ -143,7 +144,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(registroRoutes, { db, access, blobs: options.blobs, live });
   await app.register(importPendentesRoutes, { db, access, blobs: options.blobs });
   await app.register(mapaRoutes, { db, access, live });
-  await app.register(exportRoutes, { db, access, blobs: options.blobs });
+  await app.register(extratorRoutes, { db, access, blobs: options.blobs });
+  await app.register(relatorioRoutes, { db, access });
   await app.register(loggerRoutes, { db });
 
   if (options.tilesDir) {

@@ -21,7 +21,7 @@ import { z } from '@novus/domain/zod';
 import { type Access, routeRoles } from './auth/access.ts';
 import { AUTH_COOKIE } from './auth/routes.ts';
 import { filterSchema } from './modules/auditoria/routes.ts';
-import { diaSchema } from './modules/export/routes.ts';
+import { diaSchema } from './modules/export/relatorios-routes.ts';
 import { logSchema } from './modules/logger/routes.ts';
 import { byDataSchema, byPeriodoSchema, existemSchema } from './modules/registros/routes.ts';
 import * as answers from './openapi-answers.ts';

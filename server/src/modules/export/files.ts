@@ -1,0 +1,116 @@
+// What the Extrator and the Relatórios share to answer a file: the project it is read from, the records it holds,
+// its name and headers, and a flow's KML layer.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FlowDefinition } from '@novus/domain/flows/flow';
+import type { Fluxo } from '@novus/domain/flows/keys';
+import { FLOWS } from '@novus/domain/flows/registry';
+import type { Periodo } from '@novus/domain/export/periodo';
+import { decimalSchema } from '@novus/domain/export/decimal';
+import { type Access, ensure, policies } from '../../auth/access.ts';
+import type { Database } from '../../db/database.ts';
+import { AppError, notFound, parseId, parseInput } from '../../errors.ts';
+import { type Filtro, findProjetoExport, placemarksQuery, type ProjetoExport } from './queries.ts';
+import type { KmlLayer } from './writers.ts';
+
+export interface ExportDeps {
+  db: Database;
+  access: Access;
+}
+
+export const SEM_FUSO =
+  'O projeto não tem fuso definido: defina o fuso no cadastro do projeto para extrair as coordenadas em UTM.';
+
+/** Every flow, for the files and counts that span them all. */
+const TODOS_FLUXOS: readonly Fluxo[] = FLOWS.map((flow) => flow.key);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A file name every system accepts: no path separators or characters Windows refuses. */
+export const fileName = (name: string) => name.replace(/[/\\:*?"<>|]+/g, '-');
+
+const TYPES = {
+  csv: 'text/csv; charset=utf-8',
+  kml: 'application/vnd.google-earth.kml+xml',
+  zip: 'application/zip',
+};
+
+/** The reply as a download of the file `name.extension` (made a file name here), of the extension's type. */
+export function attachment(reply: FastifyReply, name: string, extension: keyof typeof TYPES) {
+  const file = fileName(`${name}.${extension}`);
+  const ascii = file
+    .normalize('NFD')
+    .replace(/[^\x20-\x7e]/g, '')
+    .replace(/"/g, '');
+  return reply
+    .type(TYPES[extension])
+    .header('cache-control', 'no-store')
+    .header(
+      'content-disposition',
+      `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file)}`,
+    );
+}
+
+/** The project named in the path by id or by name (SPEC.md 7 '{nome}'), once the caller may read it. */
+export async function readableProjetoByKey(
+  { db, access }: ExportDeps,
+  request: FastifyRequest,
+  key: string,
+): Promise<ProjetoExport> {
+  const projeto = await findProjetoExport(db, key, UUID.test(key));
+  if (!projeto) throw notFound('Projeto não encontrado.');
+  ensure(
+    policies.readProjeto(access.actor(request), {
+      cliente: projeto.cliente,
+      disponivelInterpres: projeto.disponivel_interpres,
+    }),
+  );
+  return projeto;
+}
+
+/** The project of the path's id, once the caller may read it. */
+export const readableProjeto = (deps: ExportDeps, request: FastifyRequest, id: string) =>
+  readableProjetoByKey(deps, request, parseId(id, 'Identificador de projeto'));
+
+/** The project's flows, and any other flow counted with records in it (a flow unticked after collecting). */
+export function flowsOf(projeto: ProjetoExport, counts: readonly { fluxo: Fluxo }[]): FlowDefinition[] {
+  const keys = new Set<Fluxo>([...projeto.fluxos, ...counts.map((count) => count.fluxo)]);
+  return FLOWS.filter((flow) => keys.has(flow.key));
+}
+
+export const filtro = (
+  projeto: ProjetoExport,
+  periodo: Periodo,
+  fluxos: readonly Fluxo[] = TODOS_FLUXOS,
+): Filtro => ({
+  projeto: projeto.id,
+  fluxos,
+  ...periodo,
+});
+
+export function requireFuso(projeto: ProjetoExport): void {
+  if (projeto.fuso === null) throw new AppError(422, SEM_FUSO, [{ msg: SEM_FUSO }]);
+}
+
+/** The decimal separator a CSV is asked for: a comma unless `?decimal=ponto`. */
+export const decimalOf = (request: FastifyRequest) => parseInput(decimalSchema, request.query).decimal;
+
+/** A flow's records as a KML layer, its photo links to this server (the KML is opened outside the browser). */
+export function kmlLayer(
+  projeto: ProjetoExport,
+  flow: FlowDefinition,
+  periodo: Periodo,
+  request: FastifyRequest,
+): KmlLayer {
+  const { kml, colunas } = flow.exports;
+  const estilo = `s-${flow.key}`;
+  return {
+    label: kml.label,
+    cor: kml.cor,
+    estilo,
+    query: placemarksQuery(colunas, filtro(projeto, periodo, [flow.key]), {
+      nome: kml.nome,
+      estilo,
+      origin: `${request.protocol}://${request.host}`,
+    }),
+  };
+}

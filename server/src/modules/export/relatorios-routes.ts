@@ -1,0 +1,191 @@
+// The Relatórios (SPEC.md 2 'Reports screen'): one row per technician of a day with their CSV and KML, and the
+// productivity of a period, as a table or a CSV.
+import type { FastifyInstance } from 'fastify';
+import type { Produtividade, RelatorioTecnico } from '@novus/domain/export/api';
+import type { Coluna } from '@novus/domain/export/columns';
+import { COLUNAS_BASE, FORMULA_START, FUSO_HORARIO } from '@novus/domain/export/columns';
+import { SEPARADORES_DECIMAIS, type SeparadorDecimal } from '@novus/domain/export/decimal';
+import { daySchema, type Periodo, periodoSchema } from '@novus/domain/export/periodo';
+import { FLOWS } from '@novus/domain/flows/registry';
+import { z } from '@novus/domain/zod';
+import { stringify } from 'csv-stringify/sync';
+import type { Database } from '../../db/database.ts';
+import { notFound, parseId, parseInput } from '../../errors.ts';
+import {
+  attachment,
+  decimalOf,
+  type ExportDeps,
+  filtro,
+  flowsOf,
+  kmlLayer,
+  readableProjeto,
+  requireFuso,
+} from './files.ts';
+import {
+  contagens,
+  type ProjetoExport,
+  registrosPorTecnicoDia,
+  registrosQuery,
+  resumoPorTecnicoDia,
+} from './queries.ts';
+import { csvStream, kmlStream } from './writers.ts';
+
+export const diaSchema = z.object({ data: daySchema('Data') });
+
+export async function relatorioRoutes(app: FastifyInstance, deps: ExportDeps) {
+  const { db, access } = deps;
+  const extractors = { preHandler: access.allow('administrador', 'supervisor') };
+
+  app.get<{ Params: { projeto: string }; Querystring: unknown }>(
+    '/api/relatorio/:projeto',
+    extractors,
+    async (request): Promise<RelatorioTecnico[]> => {
+      const projeto = await readableProjeto(deps, request, request.params.projeto);
+      const { data } = parseInput(diaSchema, request.query);
+      const rows = await registrosPorTecnicoDia(db, filtro(projeto, { dataInicio: data, dataFim: data }));
+      const byTecnico = new Map<string, RelatorioTecnico>();
+      for (const row of rows) {
+        if (row.tecnico === null) continue;
+        const entry = byTecnico.get(row.tecnico) ?? {
+          tecnico: { id: row.tecnico, nome: row.tecnico_nome ?? '' },
+          contagens: {},
+          total: 0,
+          csv: `/api/relatorio/${projeto.id}/${row.tecnico}.csv?data=${data}`,
+          kml: `/api/relatorio/${projeto.id}/${row.tecnico}.kml?data=${data}`,
+        };
+        entry.contagens[row.fluxo] = row.registros;
+        entry.total += row.registros;
+        byTecnico.set(row.tecnico, entry);
+      }
+      return [...byTecnico.values()];
+    },
+  );
+
+  app.get<{ Params: { projeto: string }; Querystring: unknown }>(
+    '/api/relatorio/:projeto/produtividade',
+    extractors,
+    async (request) => {
+      const projeto = await readableProjeto(deps, request, request.params.projeto);
+      return produtividade(db, projeto, parseInput(periodoSchema, request.query));
+    },
+  );
+
+  app.get<{ Params: { projeto: string; arquivo: string }; Querystring: unknown }>(
+    '/api/relatorio/:projeto/:arquivo',
+    extractors,
+    async (request, reply) => {
+      const projeto = await readableProjeto(deps, request, request.params.projeto);
+      const { arquivo } = request.params;
+      if (arquivo === 'produtividade.csv') {
+        const rows = await produtividade(db, projeto, parseInput(periodoSchema, request.query));
+        return attachment(reply, `${projeto.nome} - Produtividade`, 'csv').send(
+          produtividadeCsv(rows, decimalOf(request)),
+        );
+      }
+      const found = /^([0-9a-f-]{36})\.(csv|kml)$/i.exec(arquivo);
+      if (!found) throw notFound('Arquivo de relatório não encontrado.');
+      const tecnico = parseId(found[1], 'Identificador do técnico');
+      const { data } = parseInput(diaSchema, request.query);
+      const periodo = { dataInicio: data, dataFim: data, tecnico };
+      const counts = await contagens(db, filtro(projeto, periodo));
+      // The flows the technician collected that day too: a flow unticked after collecting keeps its records.
+      const flows = flowsOf(projeto, counts);
+      const who = counts[0]?.tecnico_nome ?? tecnico;
+      if (found[2] === 'kml') {
+        return attachment(reply, `${projeto.nome} - ${data} - ${who}`, 'kml').send(
+          kmlStream(
+            db,
+            `${projeto.nome} - ${data}`,
+            flows.map((flow) => kmlLayer(projeto, flow, periodo, request)),
+          ),
+        );
+      }
+      const decimal = decimalOf(request);
+      requireFuso(projeto);
+      // The day of a technician across flows: which flow, then the columns every record has.
+      const colunas: Coluna[] = [{ header: 'FLUXO', valor: { registro: 'fluxo' } }, ...COLUNAS_BASE];
+      return attachment(reply, `${projeto.nome} - ${data} - ${who}`, 'csv').send(
+        csvStream(
+          db,
+          registrosQuery(
+            colunas,
+            filtro(
+              projeto,
+              periodo,
+              flows.map((flow) => flow.key),
+            ),
+            decimal,
+          ),
+          colunas.map((c) => c.header),
+        ),
+      );
+    },
+  );
+}
+
+async function produtividade(
+  db: Database,
+  projeto: ProjetoExport,
+  periodo: Periodo,
+): Promise<Produtividade[]> {
+  const records = filtro(projeto, periodo);
+  const [porFluxo, resumo] = await Promise.all([
+    registrosPorTecnicoDia(db, records),
+    resumoPorTecnicoDia(db, records),
+  ]);
+  return resumo
+    .filter((row) => row.tecnico !== null)
+    .map((row) => {
+      const contagens: Produtividade['contagens'] = {};
+      for (const count of porFluxo) {
+        if (count.tecnico === row.tecnico && count.data === row.data)
+          contagens[count.fluxo] = count.registros;
+      }
+      return {
+        tecnico: { id: row.tecnico ?? '', nome: row.tecnico_nome ?? '' },
+        data: row.data,
+        contagens,
+        total: row.registros,
+        primeiro: new Date(row.primeiro).getTime(),
+        ultimo: new Date(row.ultimo).getTime(),
+        precisaoMediana: row.precisao_mediana === null ? null : Number(row.precisao_mediana),
+        fotosCompletas: row.registros === 0 ? 0 : row.com_fotos / row.registros,
+      };
+    });
+}
+
+/** The productivity table as CSV (one row per technician and day: small, written at once). */
+function produtividadeCsv(rows: Produtividade[], decimal: SeparadorDecimal): string {
+  const hora = (epoch: number) =>
+    new Date(epoch).toLocaleTimeString('pt-BR', {
+      timeZone: FUSO_HORARIO,
+      hour: '2-digit',
+      minute: '2-digit',
+    });
+  const header = [
+    'TECNICO',
+    'DATA',
+    ...FLOWS.map((flow) => flow.labels.menu.toUpperCase()),
+    'TOTAL',
+    'PRIMEIRO',
+    'ULTIMO',
+    'PRECISAO_MEDIANA_M',
+    'FOTOS_COMPLETAS_PCT',
+  ];
+  const body = rows.map((row) => [
+    csvSafe(row.tecnico.nome),
+    row.data.split('-').reverse().join('/'),
+    ...FLOWS.map((flow) => String(row.contagens[flow.key] ?? 0)),
+    String(row.total),
+    hora(row.primeiro),
+    hora(row.ultimo),
+    row.precisaoMediana === null
+      ? ''
+      : row.precisaoMediana.toFixed(1).replace('.', SEPARADORES_DECIMAIS[decimal]),
+    (row.fotosCompletas * 100).toFixed(0),
+  ]);
+  return `\uFEFF${stringify([header, ...body], { delimiter: ';' })}`;
+}
+
+/** The same neutralisation as novus_csv_safe, for the few values written from Node. */
+const csvSafe = (value: string) => (FORMULA_START.test(value) ? `'${value}` : value);
