@@ -87,7 +87,8 @@ test('records a tree and a Grupo A offline and syncs each once with its photo', 
   await expect(page.getByText('Vegetação gravada no aparelho.')).toBeVisible();
   await expect(wizard.step('Passo 1 de 2: Coordenadas')).toBeVisible();
   await expect(page.locator('path.mapa-arvore')).toHaveCount(1);
-  expect(await page.locator('path.mapa-arvore').getAttribute('fill')).toBe('#2e7d32');
+  // vegetation's own colour (its declaration's), not IP's green
+  expect(await page.locator('path.mapa-arvore').getAttribute('fill')).toBe('#1b5e20');
 
   // Grupo A: UC and Medidor required
   await wizard.voltar.click();

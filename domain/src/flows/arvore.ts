@@ -75,6 +75,14 @@ export const arvoreFlow = {
   deleteConfirm: 'Confirma exclusão da vegetação?',
   lifecycle: 'coleta',
   numbered: false,
+  map: {
+    layer: 'Vegetação',
+    color: '#1b5e20',
+    hollowUntilCollected: false,
+    alwaysListed: false,
+    panelOrder: 6,
+    paintOrder: 6,
+  },
   exports: {
     csv: [
       registrosCsv('vegetacao', 'Vegetação (coleta)', COLUNAS_ARVORE),

@@ -4,7 +4,7 @@ import { BDGD_ATIVOS } from '../geo/point-columns.ts';
 import { FileParseError } from '../geo/parse-error.ts';
 import { booleanField } from '../form-fields.ts';
 import { z } from '../zod.ts';
-import { type FlowDefinition, optionalText } from './flow.ts';
+import { type FlowDefinition, fusoNeededText, optionalText } from './flow.ts';
 import {
   field,
   pointFiles,
@@ -17,6 +17,8 @@ import {
 import { campo, registrosCsv, simNao } from '../export/columns.ts';
 
 export { BDGD_ATIVOS };
+
+const BDGD_FILE = { fileLabel: 'Arquivo BDGD' };
 
 export const bdgdDadosSchema = z.object({
   ativo: z.enum(BDGD_ATIVOS, { error: 'O tipo de ativo é obrigatório.' }),
@@ -61,10 +63,18 @@ export const bdgdFlow = {
   deleteConfirm: 'Confirma exclusão do ponto?',
   lifecycle: 'ponto',
   numbered: true,
+  map: {
+    layer: 'BDGD',
+    color: '#00bcd4',
+    hollowUntilCollected: true,
+    alwaysListed: true,
+    panelOrder: 5,
+    paintOrder: 2,
+  },
   preload: {
     formField: 'pontosBDGD',
     fileField: 'arquivoBDGD',
-    fileLabel: 'Arquivo BDGD',
+    ...BDGD_FILE,
     accept: '.txt,.csv',
     parse: async (text, fuso) => {
       if (fuso === undefined) {
@@ -74,6 +84,12 @@ export const bdgdFlow = {
     },
     json: pontoJson(pontoBdgdJson),
     key: (ponto) => `${field(ponto, 'idConcessionaria')}|${field(ponto, 'ativo')}|${positionKey(ponto)}`,
+    utmZone: 'projeto',
+    help: (fuso) =>
+      fuso === ''
+        ? `idConcessionaria;ativo;x;y sem cabeçalho, UTM no fuso do projeto. ${fusoNeededText(BDGD_FILE)}`
+        : `idConcessionaria;ativo;x;y sem cabeçalho, UTM no fuso do projeto (fuso ${fuso}).`,
+    formMapColor: 'red',
   },
   exports: {
     csv: [registrosCsv('bdgd', 'BDGD', COLUNAS_BDGD)],

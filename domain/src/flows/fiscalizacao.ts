@@ -1,6 +1,6 @@
 // Flow fiscalizacao — Fiscalização: an inspection of a pole, its equipment and meter, preloaded with the
 // original values; the technician ticks 'Corrigir' on a field to send its corrected value (SPEC.md 3, 4, 9).
-import { FISCALIZACAO_COLUMNS } from '../geo/point-columns.ts';
+import { FISCALIZACAO_COLUMNS, FISCALIZACAO_FUSO } from '../geo/point-columns.ts';
 import { z } from '../zod.ts';
 import { type FlowDefinition, optionalText } from './flow.ts';
 import {
@@ -114,6 +114,14 @@ export const fiscalizacaoFlow = {
   deleteConfirm: 'Confirma exclusão do ponto?',
   lifecycle: 'ponto',
   numbered: false,
+  map: {
+    layer: 'Fiscalização',
+    color: '#0d47a1',
+    hollowUntilCollected: true,
+    alwaysListed: false,
+    panelOrder: 8,
+    paintOrder: 3,
+  },
   preload: {
     formField: 'pontosFiscalizacao',
     fileField: 'arquivoFiscalizacao',
@@ -123,6 +131,10 @@ export const fiscalizacaoFlow = {
     parse: async (text) => (await pointFiles()).parseFiscalizacaoPoints(text).map(toPreloaded),
     json: pontoJson(pontoFiscalizacaoJson),
     key: (ponto) => `${field(ponto, 'placa')}|${positionKey(ponto)}`,
+    utmZone: FISCALIZACAO_FUSO,
+    help: () =>
+      `Primeira linha com os nomes das colunas: ${FISCALIZACAO_COLUMNS.join(';')}. x e y em UTM, fuso ${FISCALIZACAO_FUSO} banda L, qualquer que seja o fuso do projeto.`,
+    formMapColor: 'blue',
   },
   exports: {
     csv: [registrosCsv('fiscalizacao', 'Fiscalização', COLUNAS_FISCALIZACAO)],

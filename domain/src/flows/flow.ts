@@ -40,6 +40,21 @@ export interface Preload {
   json: z.ZodType<PreloadedPonto>;
   /** What makes two preloaded points the same point, so re-sending a file never duplicates a collected one. */
   key(ponto: PreloadedPonto): string;
+  /**
+   * The UTM zone of the file's coordinates: 'projeto', the project's fuso (the file waits for one, and is read
+   * again when it changes); a zone number, that zone whatever the project's; null, latitude and longitude or none.
+   */
+  utmZone: 'projeto' | number | null;
+  /** The project form's help under the file input; `fuso` is the form's choice ('' when none). */
+  help(fuso: string): string;
+  /** Its points on the project form's map (SPEC.md 2: IP green, BDGD red, inspection blue); null: no positions. */
+  formMapColor: string | null;
+}
+
+/** What the project form says when a file in the project's fuso is picked before a fuso ('…o arquivo BDGD.'). */
+export function fusoNeededText(preload: Pick<Preload, 'fileLabel'>): string {
+  const { fileLabel } = preload;
+  return `Escolha o fuso do projeto antes de enviar o ${fileLabel.charAt(0).toLowerCase()}${fileLabel.slice(1)}.`;
 }
 
 /** A list route of SPEC.md section 7 that finds the project by name or by id. */
@@ -47,6 +62,25 @@ export interface ByProjectPath {
   /** Fastify path under /api, with :projeto for the project's name or id. */
   path: string;
   by: 'nome' | 'id';
+}
+
+/** How a flow's points are drawn on the maps: the supervisor's layer, and the device's marker by default. */
+export interface FlowMapStyle {
+  /** The checkbox under the supervisor map's 'Camadas' ('Uso M./IP'). */
+  layer: string;
+  /** #rrggbb: the supervisor map's layer, the KML, and the device's marker unless the flow colours by state. */
+  color: string;
+  /** Drawn hollow (ring only) until collected: the points a project file preloads. */
+  hollowUntilCollected: boolean;
+  /** Listed under 'Camadas' even without points (the spec's five layers); the others only when they have some. */
+  alwaysListed: boolean;
+  /** Its place in the panel, from 1 (the spec's five first). */
+  panelOrder: number;
+  /**
+   * Its place in the paint order, from 1 (painted first): the project file's preloaded points are the backdrop,
+   * what technicians collected goes on top, units last. A click picks the topmost.
+   */
+  paintOrder: number;
 }
 
 export interface FlowLabels {
@@ -97,6 +131,7 @@ export interface FlowDefinition<
   lifecycle: Lifecycle;
   /** The server numbers the flow's points (`sequencial` = max in the project + 1; preloaded ones in file order): BDGD, IP. */
   numbered: boolean;
+  map: FlowMapStyle;
   preload?: Preload;
   /** Its CSV files, its KML layer and the columns they carry (the Extrator and the reports). */
   exports: FlowExports;

@@ -40,6 +40,14 @@ export const grupoAFlow = {
   deleteConfirm: 'Confirma exclusão do item?',
   lifecycle: 'coleta',
   numbered: false,
+  map: {
+    layer: 'Grupo A',
+    color: '#6a1b9a',
+    hollowUntilCollected: false,
+    alwaysListed: true,
+    panelOrder: 4,
+    paintOrder: 7,
+  },
   exports: {
     csv: [registrosCsv('grupo-a', 'Grupo A', COLUNAS_GRUPO_A)],
     kml: { label: 'Grupo A', cor: '#6a1b9a', nome: { campo: 'uc' }, zip: false },

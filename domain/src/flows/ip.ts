@@ -103,6 +103,14 @@ export const ipFlow = {
   deleteConfirm: 'Confirma exclusão do ponto?',
   lifecycle: 'ponto',
   numbered: true,
+  map: {
+    layer: 'Uso M./IP',
+    color: '#2e7d32',
+    hollowUntilCollected: true,
+    alwaysListed: true,
+    panelOrder: 3,
+    paintOrder: 1,
+  },
   preload: {
     formField: 'pontosIP',
     fileField: 'arquivoIP',
@@ -111,6 +119,10 @@ export const ipFlow = {
     parse: async (text) => (await pointFiles()).parseIpPoints(text).map(toPreloaded),
     json: pontoJson(pontoIpJson),
     key: (ponto) => `${field(ponto, 'idConcessionaria')}|${positionKey(ponto)}`,
+    utmZone: null,
+    help: () =>
+      'Arquivo .txt separado por ";", sem cabeçalho: longitude;latitude;idConcessionaria;idCircuito;quantidadeCompartilhamento',
+    formMapColor: 'green',
   },
   exports: {
     csv: [registrosCsv('ip', 'Uso Mútuo/IP', COLUNAS_IP, { porTecnico: true })],

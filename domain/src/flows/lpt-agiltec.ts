@@ -53,6 +53,14 @@ export const lptAgiltecFlow = {
   deleteConfirm: 'Confirma exclusão do item?',
   lifecycle: 'lista',
   numbered: false,
+  map: {
+    layer: 'LPT Agiltec',
+    color: '#5d4037',
+    hollowUntilCollected: false,
+    alwaysListed: false,
+    panelOrder: 9,
+    paintOrder: 5,
+  },
   preload: {
     formField: 'pontosLPTv2',
     fileField: 'arquivoLPTv2',
@@ -61,6 +69,9 @@ export const lptAgiltecFlow = {
     parse: async (text) => (await pointFiles()).parseLptAgiltecPoints(text).map(toPreloaded),
     json: pontoJson(pontoLptAgiltecJson),
     key: (ponto) => field(ponto, 'os'),
+    utmZone: null,
+    help: () => `Primeira linha de cabeçalho, depois as colunas: ${LPT_AGILTEC_COLUMNS.join(';')}`,
+    formMapColor: null,
   },
   exports: {
     csv: [registrosCsv('lpt-agiltec', 'LPT Agiltec', COLUNAS_LPT_AGILTEC)],

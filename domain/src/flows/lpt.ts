@@ -45,6 +45,14 @@ export const lptFlow = {
   deleteConfirm: 'Confirma exclusão do ponto?',
   lifecycle: 'ponto',
   numbered: false,
+  map: {
+    layer: 'LPT',
+    color: '#ef6c00',
+    hollowUntilCollected: true,
+    alwaysListed: false,
+    panelOrder: 7,
+    paintOrder: 4,
+  },
   exports: {
     csv: [registrosCsv('lpt', 'LPT', COLUNAS_LPT)],
     kml: { label: 'LPT', cor: '#ef6c00', nome: { campo: 'qtdCasas' }, zip: false },

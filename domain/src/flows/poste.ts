@@ -63,6 +63,14 @@ export const posteFlow = {
   deleteConfirm: 'Confirma exclusão do poste?',
   lifecycle: 'coleta',
   numbered: false,
+  map: {
+    layer: 'Postes',
+    color: '#c62828',
+    hollowUntilCollected: false,
+    alwaysListed: true,
+    panelOrder: 2,
+    paintOrder: 8,
+  },
   exports: {
     csv: [
       registrosCsv('postes', 'Postes', COLUNAS_POSTE),

@@ -102,6 +102,14 @@ export const unidadeFlow = {
   deleteConfirm: 'Confirma exclusão da unidade?',
   lifecycle: 'coleta',
   numbered: false,
+  map: {
+    layer: 'Unidades',
+    color: '#1565c0',
+    hollowUntilCollected: false,
+    alwaysListed: true,
+    panelOrder: 1,
+    paintOrder: 9,
+  },
   exports: {
     csv: [registrosCsv('unidades', 'Unidades', COLUNAS_UNIDADE)],
     kml: { label: 'Unidades', cor: '#1565c0', nome: { campo: 'numero' }, zip: false },

@@ -2,6 +2,9 @@
 // declarations and the technician's app name them without loading the parsers (papaparse, proj4).
 export const MAX_POINT_FILE_BYTES = 20 * 1024 * 1024;
 
+/** Fiscalização files are in UTM zone 22, band L, whatever the project's fuso (SPEC.md section 9). */
+export const FISCALIZACAO_FUSO = 22;
+
 export const BDGD_ATIVOS = [
   'Poste',
   'Medidor',

@@ -6,10 +6,11 @@ import { isInBrazil } from './brazil.ts';
 import type { LatLng } from './kml.ts';
 import { FileParseError } from './parse-error.ts';
 import { checkReadableText } from './text-file.ts';
-import { FISCALIZACAO_FUSO, utmToLatLng } from './utm.ts';
+import { utmToLatLng } from './utm.ts';
 import {
   BDGD_ATIVOS,
   FISCALIZACAO_COLUMNS,
+  FISCALIZACAO_FUSO,
   LPT_AGILTEC_COLUMNS,
   MAX_POINT_FILE_BYTES,
 } from './point-columns.ts';

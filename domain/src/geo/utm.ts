@@ -5,9 +5,6 @@ import type { LatLng } from './kml.ts';
 export const FUSOS = [18, 19, 20, 21, 22, 23, 24, 25] as const;
 export type Fuso = (typeof FUSOS)[number];
 
-/** Fiscalização files are in UTM zone 22, band L, whatever the project's fuso (SPEC.md section 9). */
-export const FISCALIZACAO_FUSO: Fuso = 22;
-
 export function isFuso(value: number): value is Fuso {
   return (FUSOS as readonly number[]).includes(value);
 }

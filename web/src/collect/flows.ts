@@ -1,5 +1,4 @@
-// The web side of the flow registry: each flow's UI parts, keyed by flow so the compiler refuses one missing.
-// null: the flow is declared but its screens are not built yet (its menu button says 'Em breve').
+// The web side of the flow registry: each flow's UI parts, keyed by flow so a flow without its UI does not compile.
 import type { Fluxo } from '@novus/domain/flows/keys';
 import type { FlowUi } from './flow-ui';
 import { arvoreUi } from './arvore/arvore-ui';
@@ -12,7 +11,7 @@ import { lptAgiltecUi } from './lptv2/lptv2-ui';
 import { posteUi } from './poste/poste-ui';
 import { unidadeUi } from './unidade/unidade-ui';
 
-export const FLOW_UI: Record<Fluxo, FlowUi | null> = {
+export const FLOW_UI: Record<Fluxo, FlowUi> = {
   hc: unidadeUi,
   poste: posteUi,
   ip: ipUi,

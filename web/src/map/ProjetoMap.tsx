@@ -1,20 +1,19 @@
-// A project's zones and preloaded points on a Leaflet map: zones red, IP green, BDGD red, fiscalização blue
-// (SPEC.md section 2, 'Project form'). Each layer has a class name so tests can count the shapes.
+// A project's zones and preloaded points on a Leaflet map: zones red, each flow's points in the colour its
+// declaration gives them (IP green, BDGD red, fiscalização blue: SPEC.md section 2, 'Project form'). Each layer has a class name so tests can count the shapes.
 import { useEffect, useMemo } from 'react';
 import { Box } from '@mui/material';
 import { CircleMarker, MapContainer, Polygon, TileLayer, useMap } from 'react-leaflet';
 import 'leaflet/dist/leaflet.css';
+import { PRELOADED_FLOWS } from '@novus/domain/flows/registry';
 import { boundsOf, BRAZIL, type Bounds } from './bounds';
 import type { MapPontos, MapZona } from './types';
 
-export const MAP_LAYER_STYLE = {
-  zona: { color: 'red', className: 'mapa-zona' },
-  ip: { color: 'green', className: 'mapa-ponto-ip' },
-  bdgd: { color: 'red', className: 'mapa-ponto-bdgd' },
-  fiscalizacao: { color: 'blue', className: 'mapa-ponto-fiscalizacao' },
-} as const;
+const ZONA = { color: 'red', className: 'mapa-zona' } as const;
 
-const POINT_LAYERS = ['ip', 'bdgd', 'fiscalizacao'] as const;
+/** The flows whose file has positions, each in its declaration's colour (class `mapa-ponto-{fluxo}` for tests). */
+const POINT_LAYERS = PRELOADED_FLOWS.flatMap((flow) =>
+  flow.preload.formMapColor === null ? [] : [{ fluxo: flow.key, color: flow.preload.formMapColor }],
+);
 
 interface Props {
   /** Tile URL template with {z}/{x}/{y}; without it the map shows only the shapes. */
@@ -27,7 +26,10 @@ interface Props {
 export function ProjetoMap({ tileUrl, zonas, pontos, height = 480 }: Props) {
   const bounds = useMemo(
     () =>
-      boundsOf([...zonas.flatMap((zona) => zona.anel), ...pontos.ip, ...pontos.bdgd, ...pontos.fiscalizacao]),
+      boundsOf([
+        ...zonas.flatMap((zona) => zona.anel),
+        ...POINT_LAYERS.flatMap(({ fluxo }) => pontos[fluxo] ?? []),
+      ]),
     [zonas, pontos],
   );
   return (
@@ -45,19 +47,19 @@ export function ProjetoMap({ tileUrl, zonas, pontos, height = 480 }: Props) {
           <Polygon
             key={zona.key}
             positions={zona.anel}
-            pathOptions={{ color: MAP_LAYER_STYLE.zona.color }}
+            pathOptions={{ color: ZONA.color }}
             // Leaflet reads className only when it creates the path, never from pathOptions updates.
-            className={MAP_LAYER_STYLE.zona.className}
+            className={ZONA.className}
           />
         ))}
-        {POINT_LAYERS.flatMap((layer) =>
-          pontos[layer].map((center, index) => (
+        {POINT_LAYERS.flatMap(({ fluxo, color }) =>
+          (pontos[fluxo] ?? []).map((center, index) => (
             <CircleMarker
-              key={`${layer}-${index}`}
+              key={`${fluxo}-${index}`}
               center={center}
               radius={6}
-              pathOptions={{ color: MAP_LAYER_STYLE[layer].color }}
-              className={MAP_LAYER_STYLE[layer].className}
+              pathOptions={{ color }}
+              className={`mapa-ponto-${fluxo}`}
             />
           )),
         )}

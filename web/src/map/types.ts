@@ -1,4 +1,6 @@
 // Shapes the project map draws, independent of Leaflet so pure code can build them.
+import type { PreloadedFluxo } from '@novus/domain/flows/registry';
+
 export type LatLngTuple = [number, number];
 
 export interface MapZona {
@@ -8,8 +10,5 @@ export interface MapZona {
   anel: LatLngTuple[];
 }
 
-export interface MapPontos {
-  ip: LatLngTuple[];
-  bdgd: LatLngTuple[];
-  fiscalizacao: LatLngTuple[];
-}
+/** The preloaded points of each flow whose file has positions (its declaration's `preload.formMapColor`). */
+export type MapPontos = Partial<Record<PreloadedFluxo, LatLngTuple[]>>;

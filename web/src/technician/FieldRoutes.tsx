@@ -17,10 +17,7 @@ type FlowScreen = ComponentType<{ flow: FlowDefinition; ui: FlowUi }>;
 function lazyFlowScreen(load: () => Promise<FlowScreen>) {
   return lazy(() =>
     Promise.all([load(), import('../collect/flows')]).then(([Screen, { FLOW_UI }]) => ({
-      default: ({ flow }: { flow: FlowDefinition }) => {
-        const ui = FLOW_UI[flow.key];
-        return ui ? <Screen flow={flow} ui={ui} /> : <Navigate to="/" replace />;
-      },
+      default: ({ flow }: { flow: FlowDefinition }) => <Screen flow={flow} ui={FLOW_UI[flow.key]} />,
     })),
   );
 }

@@ -2,7 +2,6 @@
 import { Link as RouterLink, useParams } from 'react-router';
 import { Alert, Button, LinearProgress, Stack, Typography } from '@mui/material';
 import { FLOWS } from '@novus/domain/flows/registry';
-import { FLOW_UI } from '../collect/flows';
 import { useProjeto } from '../collect/shared/hooks';
 
 export function ProjetoPage() {
@@ -22,22 +21,17 @@ export function ProjetoPage() {
       {projeto && (
         <Stack spacing={1.5} component="nav" aria-label="Fluxos do projeto">
           {FLOWS.filter(({ key }) => projeto.fluxos.includes(key)).map(
-            ({ key: fluxo, labels: { menu: label }, menuRoute }) =>
-              FLOW_UI[fluxo] ? (
-                <Button
-                  key={fluxo}
-                  component={RouterLink}
-                  to={`/projeto/${encodeURIComponent(projeto.id)}/${menuRoute}`}
-                  variant="contained"
-                  size="large"
-                >
-                  {label}
-                </Button>
-              ) : (
-                <Button key={fluxo} variant="contained" size="large" disabled>
-                  {label} — Em breve
-                </Button>
-              ),
+            ({ key: fluxo, labels: { menu: label }, menuRoute }) => (
+              <Button
+                key={fluxo}
+                component={RouterLink}
+                to={`/projeto/${encodeURIComponent(projeto.id)}/${menuRoute}`}
+                variant="contained"
+                size="large"
+              >
+                {label}
+              </Button>
+            ),
           )}
         </Stack>
       )}

@@ -17,10 +17,9 @@ import {
   Typography,
 } from '@mui/material';
 import { FLUXOS } from '@novus/domain/flows/keys';
-import { FLUXO_FORM_LABELS, PRELOADED_FLOWS, type PreloadedFluxo } from '@novus/domain/flows/registry';
-import { FISCALIZACAO_COLUMNS, LPT_AGILTEC_COLUMNS } from '@novus/domain/geo/point-files';
+import { FLUXO_FORM_LABELS, PRELOADED_FLOWS } from '@novus/domain/flows/registry';
 import { decodeTextFile } from '@novus/domain/geo/text-file';
-import { FISCALIZACAO_FUSO, FUSOS } from '@novus/domain/geo/utm';
+import { FUSOS } from '@novus/domain/geo/utm';
 import { getTileConfig } from '../../api/tiles-config';
 import { createProjeto, getProjeto, updateProjeto } from '../../api/projeto';
 import { ProjetoMap } from '../../map/ProjetoMap';
@@ -33,7 +32,6 @@ import { useRecordLoad } from '../shared/use-record-load';
 import { FileField } from './FileField';
 import { PROJETO_TEXT } from './messages';
 import {
-  BDGD_NEEDS_FUSO,
   EMPTY_PROJETO_FORM,
   FILE_ACCEPT,
   type FileSlot,
@@ -124,16 +122,6 @@ export function ProjetoForm() {
     } finally {
       setSending(false);
     }
-  };
-
-  const uploadHelp: Record<PreloadedFluxo, string> = {
-    ip: 'Arquivo .txt separado por ";", sem cabeçalho: longitude;latitude;idConcessionaria;idCircuito;quantidadeCompartilhamento',
-    bdgd:
-      state.fuso === ''
-        ? `idConcessionaria;ativo;x;y sem cabeçalho, UTM no fuso do projeto. ${BDGD_NEEDS_FUSO}`
-        : `idConcessionaria;ativo;x;y sem cabeçalho, UTM no fuso do projeto (fuso ${state.fuso}).`,
-    fiscalizacao: `Primeira linha com os nomes das colunas: ${FISCALIZACAO_COLUMNS.join(';')}. x e y em UTM, fuso ${FISCALIZACAO_FUSO} banda L, qualquer que seja o fuso do projeto.`,
-    lpt2: `Primeira linha de cabeçalho, depois as colunas: ${LPT_AGILTEC_COLUMNS.join(';')}`,
   };
 
   return (
@@ -243,7 +231,7 @@ export function ProjetoForm() {
                       buttonLabel={preload.fileLabel.replace(/^Arquivo/, 'Escolher arquivo')}
                       inputLabel={preload.fileLabel}
                       accept={FILE_ACCEPT[fluxo]}
-                      help={uploadHelp[fluxo]}
+                      help={preload.help(state.fuso)}
                       picked={state.files[fluxo]}
                       error={state.fileErrors[fluxo]}
                       savedText={
@@ -252,7 +240,7 @@ export function ProjetoForm() {
                           : null
                       }
                       countText={pontosText}
-                      disabled={fluxo === 'bdgd' && state.fuso === ''}
+                      disabled={preload.utmZone === 'projeto' && state.fuso === ''}
                       onPick={(file) => void pick(fluxo, file)}
                       onClear={() => dispatch({ type: 'fileCleared', slot: fluxo })}
                     />

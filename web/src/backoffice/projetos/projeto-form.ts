@@ -9,6 +9,7 @@ import {
   type PreloadedFluxo,
 } from '@novus/domain/flows/registry';
 import { MAX_KML_BYTES, parseKmlZones } from '@novus/domain/geo/kml';
+import { fusoNeededText } from '@novus/domain/flows/flow';
 import { FileParseError } from '@novus/domain/geo/parse-error';
 import { MAX_POINT_FILE_BYTES } from '@novus/domain/geo/point-files';
 import type { ProjetoDetail } from '../../api/projeto';
@@ -57,10 +58,14 @@ export type ProjetoFormAction =
   | { type: 'fileRefused'; slot: FileSlot; message: string }
   | { type: 'fileCleared'; slot: FileSlot };
 
+/** One value per preloaded flow. */
+const perPreloaded = <T>(value: (fluxo: PreloadedFluxo) => T) =>
+  Object.fromEntries(PRELOADED_FLUXOS.map((fluxo) => [fluxo, value(fluxo)])) as Record<PreloadedFluxo, T>; // every PreloadedFluxo
+
 const NO_SAVED: SavedData = {
   zonas: [],
-  pontos: { ip: [], bdgd: [], fiscalizacao: [], lpt2: [] },
-  counts: { ip: 0, bdgd: 0, fiscalizacao: 0, lpt2: 0 },
+  pontos: perPreloaded(() => []),
+  counts: perPreloaded(() => 0),
 };
 
 export const EMPTY_PROJETO_FORM: ProjetoFormState = {
@@ -86,7 +91,7 @@ export function projetoFormReducer(state: ProjetoFormState, action: ProjetoFormA
     case 'reset':
       return EMPTY_PROJETO_FORM;
     case 'field': {
-      // A new fuso reads the BDGD file again: see rereadForFuso.
+      // A new fuso reads again the files in the project's fuso: see rereadForFuso.
       return { ...state, [action.field]: action.value };
     }
     case 'interpres':
@@ -153,9 +158,9 @@ export async function readFile(
   }
 }
 
-/** BDGD coordinates are UTM in the project's fuso (fiscalização's always in zone 22): its file, read again in a new one. */
+/** The files whose coordinates are UTM in the project's fuso (BDGD's), read again in a new one. */
 export async function rereadForFuso(state: ProjetoFormState, fuso: string): Promise<ProjetoFormAction[]> {
-  const slots: FileSlot[] = ['bdgd'];
+  const slots = PRELOADED_FLOWS.filter((flow) => flow.preload.utmZone === 'projeto').map((flow) => flow.key);
   return Promise.all(
     slots.flatMap((slot) => {
       const file = state.files[slot];
@@ -182,18 +187,8 @@ function fromProjeto(projeto: ProjetoDetail): ProjetoFormState {
         label: zona.label,
         anel: zona.poligono.map(({ lat, lng }): LatLngTuple => [lat, lng]),
       })),
-      pontos: {
-        ip: coordsOf(byFluxo.ip),
-        bdgd: coordsOf(byFluxo.bdgd),
-        fiscalizacao: coordsOf(byFluxo.fiscalizacao),
-        lpt2: [],
-      },
-      counts: {
-        ip: byFluxo.ip.length,
-        bdgd: byFluxo.bdgd.length,
-        fiscalizacao: byFluxo.fiscalizacao.length,
-        lpt2: byFluxo.lpt2.length,
-      },
+      pontos: perPreloaded((fluxo) => coordsOf(byFluxo[fluxo])),
+      counts: perPreloaded((fluxo) => byFluxo[fluxo].length),
     },
   };
 }
@@ -213,8 +208,9 @@ async function parseFile(slot: FileSlot, name: string, text: string, fuso: strin
     }));
     return { ...base, zonas, count: zonas.length };
   }
-  if (slot === 'bdgd' && fuso === '') throw new FileParseError(BDGD_NEEDS_FUSO);
-  const pontos = await FLOW_BY_KEY[slot].preload.parse(text, fuso === '' ? undefined : Number(fuso));
+  const { preload } = FLOW_BY_KEY[slot];
+  if (preload.utmZone === 'projeto' && fuso === '') throw new FileParseError(fusoNeededText(preload));
+  const pontos = await preload.parse(text, fuso === '' ? undefined : Number(fuso));
   return {
     ...base,
     pontos: pontos.flatMap((ponto): LatLngTuple[] =>
@@ -223,8 +219,6 @@ async function parseFile(slot: FileSlot, name: string, text: string, fuso: strin
     count: pontos.length,
   };
 }
-
-export const BDGD_NEEDS_FUSO = 'Escolha o fuso do projeto antes de enviar o arquivo BDGD.';
 
 /** The browser refuses what the parsers would refuse anyway, before reading it. */
 export function sizeError(slot: FileSlot, bytes: number): string | null {
@@ -235,12 +229,14 @@ export function sizeError(slot: FileSlot, bytes: number): string | null {
 
 /** What the map shows: the picked files, else what is saved; nothing for an unticked flow. */
 export function mapData(state: ProjetoFormState): { zonas: MapZona[]; pontos: MapPontos } {
-  const pontosOf = (fluxo: 'ip' | 'bdgd' | 'fiscalizacao') =>
-    !state.fluxos.includes(fluxo) ? [] : (state.files[fluxo]?.pontos ?? state.saved.pontos[fluxo]);
-  return {
-    zonas: state.files.kml?.zonas ?? state.saved.zonas,
-    pontos: { ip: pontosOf('ip'), bdgd: pontosOf('bdgd'), fiscalizacao: pontosOf('fiscalizacao') },
-  };
+  const pontos: MapPontos = {};
+  for (const { key: fluxo, preload } of PRELOADED_FLOWS) {
+    if (preload.formMapColor === null) continue;
+    pontos[fluxo] = state.fluxos.includes(fluxo)
+      ? (state.files[fluxo]?.pontos ?? state.saved.pontos[fluxo])
+      : [];
+  }
+  return { zonas: state.files.kml?.zonas ?? state.saved.zonas, pontos };
 }
 
 /** The only field the browser checks (SPEC.md section 5): the client select. */

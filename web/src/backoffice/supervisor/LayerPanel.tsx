@@ -14,7 +14,8 @@ import {
 import type { Fluxo } from '@novus/domain/flows/keys';
 import type { EstatisticaItem } from '@novus/domain/mapa/api';
 import { EstatisticaTable } from './EstatisticaTable';
-import { LAYER_STYLE, listedLayers } from './layers';
+import { FLOW_BY_KEY } from '@novus/domain/flows/registry';
+import { listedLayers } from './layers';
 import type { Reload } from './use-reload';
 
 interface Props {
@@ -60,7 +61,7 @@ export function LayerPanel({ clusterizar, onClusterizar, visible, onVisible, cou
                 label={
                   <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 1 }}>
                     <LayerSwatch fluxo={fluxo} />
-                    {LAYER_STYLE[fluxo].label}
+                    {FLOW_BY_KEY[fluxo].map.layer}
                   </Box>
                 }
               />
@@ -75,7 +76,7 @@ export function LayerPanel({ clusterizar, onClusterizar, visible, onVisible, cou
 
 /** The layer's icon: a disc of the colour its points are drawn in (hollow layers show a ring). */
 function LayerSwatch({ fluxo }: { fluxo: Fluxo }) {
-  const { color, hollowUntilCollected } = LAYER_STYLE[fluxo];
+  const { color, hollowUntilCollected } = FLOW_BY_KEY[fluxo].map;
   return (
     <Box
       component="span"

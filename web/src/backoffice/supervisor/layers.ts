@@ -1,42 +1,15 @@
 // The supervisor map's layers, one per flow (SPEC.md section 2 'Supervisor'): label, colour, whether the panel
-// always lists it, and the bit each takes in the mask the cluster worker filters by.
+// always lists it (all from each flow's declaration), and the bit each takes in the mask the cluster worker filters by.
+import type { FlowDefinition } from '@novus/domain/flows/flow';
 import { FLUXOS, type Fluxo } from '@novus/domain/flows/keys';
+import { FLOW_BY_KEY, FLOWS } from '@novus/domain/flows/registry';
 import { STATUS } from '@novus/domain/mapa/api';
 
-export interface LayerStyle {
-  /** The checkbox under 'Camadas'. */
-  label: string;
-  color: string;
-  /** The spec's five layers are always listed; the others only when they have points. */
-  always: boolean;
-  /** Drawn hollow (ring only) until collected: the points the project file preloads. */
-  hollowUntilCollected: boolean;
-}
+const byOrder = (order: (flow: FlowDefinition) => number): readonly Fluxo[] =>
+  [...FLOWS].sort((a, b) => order(a) - order(b)).map((flow) => flow.key);
 
-export const LAYER_STYLE: Record<Fluxo, LayerStyle> = {
-  hc: { label: 'Unidades', color: '#1565c0', always: true, hollowUntilCollected: false },
-  poste: { label: 'Postes', color: '#c62828', always: true, hollowUntilCollected: false },
-  ip: { label: 'Uso M./IP', color: '#2e7d32', always: true, hollowUntilCollected: true },
-  grupoA: { label: 'Grupo A', color: '#6a1b9a', always: true, hollowUntilCollected: false },
-  bdgd: { label: 'BDGD', color: '#00bcd4', always: true, hollowUntilCollected: true },
-  arvore: { label: 'Vegetação', color: '#1b5e20', always: false, hollowUntilCollected: false },
-  lpt: { label: 'LPT', color: '#ef6c00', always: false, hollowUntilCollected: true },
-  fiscalizacao: { label: 'Fiscalização', color: '#0d47a1', always: false, hollowUntilCollected: true },
-  lpt2: { label: 'LPT Agiltec', color: '#5d4037', always: false, hollowUntilCollected: false },
-};
-
-/** The panel's order: the spec's five, then the others in registry order. */
-export const PANEL_ORDER: readonly Fluxo[] = [
-  'hc',
-  'poste',
-  'ip',
-  'grupoA',
-  'bdgd',
-  'arvore',
-  'lpt',
-  'fiscalizacao',
-  'lpt2',
-];
+/** The panel's order: the spec's five, then the others. */
+export const PANEL_ORDER = byOrder((flow) => flow.map.panelOrder);
 
 /** A layer's number in the worker's messages and in the mask: its place in FLUXOS. */
 export function layerOf(fluxo: Fluxo): number {
@@ -62,7 +35,7 @@ export function allVisible(): Record<Fluxo, boolean> {
 
 /** The layers the panel lists, in its order: the spec's five, plus any other that has points. */
 export function listedLayers(counts: Readonly<Record<Fluxo, number>>): Fluxo[] {
-  return PANEL_ORDER.filter((fluxo) => LAYER_STYLE[fluxo].always || counts[fluxo] > 0);
+  return PANEL_ORDER.filter((fluxo) => FLOW_BY_KEY[fluxo].map.alwaysListed || counts[fluxo] > 0);
 }
 
 export interface PointPaint {
@@ -73,7 +46,7 @@ export interface PointPaint {
 
 /** How a point is painted, from its layer and its STATUS bits. */
 export function pointPaint(fluxo: Fluxo, status: number): PointPaint {
-  const style = LAYER_STYLE[fluxo];
+  const style = FLOW_BY_KEY[fluxo].map;
   return {
     color: style.color,
     hollow: style.hollowUntilCollected && (status & STATUS.coletado) === 0,
@@ -81,21 +54,8 @@ export function pointPaint(fluxo: Fluxo, status: number): PointPaint {
   };
 }
 
-/**
- * The order points are painted in, first to last: the project file's preloaded points are the backdrop (many,
- * and hollow until collected), what technicians collected goes on top, units last. A click picks the topmost.
- */
-const PAINT_ORDER: readonly Fluxo[] = [
-  'ip',
-  'bdgd',
-  'fiscalizacao',
-  'lpt',
-  'lpt2',
-  'arvore',
-  'grupoA',
-  'poste',
-  'hc',
-];
+/** The order points are painted in, first to last (each flow's `map.paintOrder`). */
+const PAINT_ORDER = byOrder((flow) => flow.map.paintOrder);
 export const PAINT_RANKS = PAINT_ORDER.length * 2;
 
 /** A point's place in the paint order, 0 (painted first) to PAINT_RANKS - 1: hollow before filled, then by layer. */

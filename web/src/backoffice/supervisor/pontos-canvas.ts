@@ -1,7 +1,8 @@
 // The one canvas the supervisor map draws its points and clusters on: the size of the map's container, placed in
 // a pane of its own above the zones, repainted after each move. No DOM node or Leaflet layer per point.
 import { DomUtil, type Map as LeafletMap } from 'leaflet';
-import { fluxoOfLayer, LAYER_STYLE, PAINT_RANKS, paintOfRank, textColorOn } from './layers';
+import { FLOW_BY_KEY } from '@novus/domain/flows/registry';
+import { fluxoOfLayer, PAINT_RANKS, paintOfRank, textColorOn } from './layers';
 import { clusterLabel, paintPlan, POINT_RADIUS, type ViewFrame } from './view-frame';
 
 const PANE = 'supervisor-pontos';
@@ -70,7 +71,7 @@ function paintClusters(
   for (let k = 0; k < frame.clusterX.length; k += 1) {
     const fluxo = fluxoOfLayer(result.clusterLayer[k] ?? -1);
     if (fluxo === undefined) continue;
-    const color = LAYER_STYLE[fluxo].color;
+    const { color } = FLOW_BY_KEY[fluxo].map;
     const x = (frame.clusterX[k] ?? 0) - originX;
     const y = (frame.clusterY[k] ?? 0) - originY;
     context.beginPath();
@@ -123,7 +124,7 @@ function makeSprite(
 function makeSprites(ratio: number): { ranks: Sprite[]; conflito: Sprite } {
   const ranks = Array.from({ length: PAINT_RANKS }, (_, rank) => {
     const { fluxo, hollow } = paintOfRank(rank);
-    const color = LAYER_STYLE[fluxo].color;
+    const { color } = FLOW_BY_KEY[fluxo].map;
     // hollow: the ring only (stroke), in the layer's colour; filled: the colour with a white edge
     return hollow
       ? makeSprite(ratio, POINT_RADIUS - 0.5, 2.5, color, null)

@@ -112,7 +112,7 @@ export const arvoreUi = defineFlowUi(arvoreFlow, {
   Fields: ArvoreFields,
   initialValues: initialArvoreValues,
   title: (record) => `Vegetação${record.dados.altura ? `, ${decimalBR(record.dados.altura)} m` : ''}`,
-  marker: () => ({ color: '#2e7d32', kind: 'mapa-arvore' }),
+  marker: () => ({ color: arvoreFlow.map.color, kind: 'mapa-arvore' }),
   formTitle: 'Dados da vegetação',
   savedText: 'Vegetação gravada no aparelho.',
   editableRecord: true,

@@ -111,7 +111,7 @@ export const fiscalizacaoUi = defineFlowUi(fiscalizacaoFlow, {
   }),
   title: (record) => `Fiscalização${record.dados.placa ? ` placa ${String(record.dados.placa)}` : ''}`,
   marker: (record) => ({
-    color: '#0d47a1',
+    color: fiscalizacaoFlow.map.color,
     hollow: !record.coletado,
     kind: `mapa-fiscalizacao ${record.coletado ? 'mapa-coletado' : 'mapa-nao-coletado'}`,
   }),

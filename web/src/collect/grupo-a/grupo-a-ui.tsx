@@ -41,7 +41,7 @@ export const grupoAUi = defineFlowUi(grupoAFlow, {
     observacao: '',
   }),
   title: (record) => `Grupo A${record.dados.uc ? `, UC ${String(record.dados.uc)}` : ''}`,
-  marker: () => ({ color: '#6a1b9a', kind: 'mapa-grupoa' }),
+  marker: () => ({ color: grupoAFlow.map.color, kind: 'mapa-grupoa' }),
   formTitle: 'Dados do Grupo A',
   savedText: 'Grupo A gravado no aparelho.',
   editableRecord: true,

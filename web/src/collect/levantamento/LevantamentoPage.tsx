@@ -26,7 +26,6 @@ export function LevantamentoPage() {
     Promise.all(
       FLOWS.map(async (flow) => {
         const ui = FLOW_UI[flow.key];
-        if (!ui) return [];
         return (await records.pending(flow)).map((record) => ({
           record,
           to: `/${flow.recordPath}/${record.id}`,

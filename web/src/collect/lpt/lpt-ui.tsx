@@ -29,7 +29,7 @@ export const lptUi = defineFlowUi(lptFlow, {
   initialValues: () => ({ listaConcessionaria: false, qtdCasas: '', observacao: '' }),
   title: (record) => `LPT${record.dados.qtdCasas ? `, ${String(record.dados.qtdCasas)} casa(s)` : ''}`,
   marker: (record) => ({
-    color: '#ef6c00',
+    color: lptFlow.map.color,
     hollow: !record.coletado,
     kind: `mapa-lpt ${record.coletado ? 'mapa-coletado' : 'mapa-nao-coletado'}`,
   }),

@@ -288,7 +288,7 @@ export const lptAgiltecUi = defineFlowUi(lptAgiltecFlow, {
   }),
   title: (record) => `LPT Agiltec OS ${String(record.dados.os ?? '')} — ${String(record.dados.nome ?? '')}`,
   // Never on a map (the list replaces it); kept for the shell's table.
-  marker: (record) => ({ color: '#6a1b9a', hollow: !record.coletado, kind: 'mapa-lptv2' }),
+  marker: (record) => ({ color: lptAgiltecFlow.map.color, hollow: !record.coletado, kind: 'mapa-lptv2' }),
   ChooseStep: LptAgiltecList,
   chooseStepTitle: 'Escolha o registro',
   formTitle: 'Dados do registro',

@@ -133,7 +133,7 @@ export const unidadeUi = defineFlowUi(unidadeFlow, {
     const numero = typeof record.dados.numero === 'string' ? `, nº ${record.dados.numero}` : '';
     return `Unidade ${String(record.dados.tipoUnidade ?? '')}${numero}`;
   },
-  marker: () => ({ color: '#1565c0', kind: 'mapa-unidade' }),
+  marker: () => ({ color: unidadeFlow.map.color, kind: 'mapa-unidade' }),
   formTitle: 'Dados da unidade',
   savedText: 'Unidade gravada no aparelho.',
   FirstStep: TipoUnidadeStep,
