@@ -8,6 +8,7 @@ import { badRequest, conflict, notFound, parseId } from '../../errors.ts';
 import { startProjetoAudit } from '../auditoria/projeto-audit.ts';
 import { projetoValores, recordAuditoria } from '../auditoria/queries.ts';
 import { getCliente } from '../clientes/queries.ts';
+import { countRegistrosDeCampo } from '../registros/queries.ts';
 import { type ProjetoInput, readProjetoInput } from './input.ts';
 import {
   deleteProjeto,
@@ -215,11 +216,7 @@ export async function projetoRoutes(app: FastifyInstance, { db, access }: { db: 
       const id = parseId(request.params.id, 'Identificador de projeto');
       return db.transaction(async (tx) => {
         // Losing nothing comes first: a project whose records technicians collected is not deleted.
-        const collected = await tx.query<{ n: number }>(
-          'SELECT count(*)::int AS n FROM registros WHERE projeto = $1 AND (coletado OR adicionado_app)',
-          [id],
-        );
-        if ((collected[0]?.n ?? 0) > 0) {
+        if ((await countRegistrosDeCampo(tx, id)) > 0) {
           throw conflict('O projeto tem registros coletados em campo e não pode ser excluído.');
         }
         const antes = await projetoValores(tx, id);

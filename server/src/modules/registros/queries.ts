@@ -266,6 +266,15 @@ export async function getFoto(
   )[0];
 }
 
+/** How many of a project's records came from the field: collected, or drawn on a device. */
+export async function countRegistrosDeCampo(db: Queryable, projeto: string): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM registros WHERE projeto = $1 AND (coletado OR adicionado_app)',
+    [projeto],
+  );
+  return rows[0]?.n ?? 0;
+}
+
 /** The zones of a project, or undefined when there is no such project. */
 export async function getProjetoZonas(db: Queryable, projeto: string): Promise<string[] | undefined> {
   return (
