@@ -28,10 +28,10 @@ import {
 import {
   contagens,
   datas,
-  fotosQuery,
   producaoQuery,
   type ProjetoExport,
   registrosQuery,
+  streamFotos,
 } from './queries.ts';
 import { csvStream, kmlStream, zipStream } from './writers.ts';
 
@@ -155,15 +155,8 @@ export async function extratorRoutes(
       const periodo = parseInput(periodoSchema, request.query);
       const { arquivo } = request.params;
       if (arquivo === 'fotos.zip') {
-        const photos = fotosQuery(filtro(projeto, periodo));
         const entries = (async function* () {
-          for await (const rows of db.stream<{
-            registro: string;
-            fluxo: Fluxo;
-            slot: number;
-            hash: string;
-            media_type: string;
-          }>(photos.sql, photos.params)) {
+          for await (const rows of streamFotos(db, filtro(projeto, periodo))) {
             for (const row of rows) {
               const extension = row.media_type.split('/')[1] ?? 'bin';
               yield {

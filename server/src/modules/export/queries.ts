@@ -4,7 +4,7 @@ import type { Coluna, Valor } from '@novus/domain/export/columns';
 import { SEPARADORES_DECIMAIS, type SeparadorDecimal } from '@novus/domain/export/decimal';
 import type { Fluxo } from '@novus/domain/flows/keys';
 import { FLOWS } from '@novus/domain/flows/registry';
-import type { Queryable } from '../../db/database.ts';
+import type { Database, Queryable } from '../../db/database.ts';
 import { fromLocalDay, localDay, localTime, untilLocalDay, userName } from '../../db/fragments.ts';
 
 /** Which records a file holds: a project's collected records of some flows, by day range and technician. */
@@ -308,17 +308,25 @@ export function inline(query: Query): string {
   });
 }
 
-/** Photos of the filtered records, for the photo zip: which record, which flow, which slot, which bytes. */
-export function fotosQuery(filtro: Filtro): Query {
+export interface FotoExport {
+  registro: string;
+  fluxo: Fluxo;
+  slot: number;
+  hash: string;
+  media_type: string;
+}
+
+/** Photos of the filtered records, for the photo zip: which record, which flow, which slot, which bytes; in batches. */
+export function streamFotos(db: Database, filtro: Filtro): AsyncGenerator<FotoExport[]> {
   const params: unknown[] = [];
   const condition = where(filtro, params);
-  return {
-    sql: `SELECT r.id::text AS registro, r.fluxo, f.slot, f.hash, f.media_type
+  return db.stream<FotoExport>(
+    `SELECT r.id::text AS registro, r.fluxo, f.slot, f.hash, f.media_type
       FROM registros r JOIN fotos f ON f.registro = r.id
       WHERE ${condition}
       ORDER BY r.fluxo, r.data_hora, r.id, f.slot`,
     params,
-  };
+  );
 }
 
 export interface Contagem {
