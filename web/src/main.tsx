@@ -7,7 +7,7 @@ import { ApiClient } from './api/client';
 import { logError } from './api/logger';
 import { AppRoutes } from './app/AppRoutes';
 import { ErrorBoundary } from './app/ErrorBoundary';
-import { DeviceLoader, ServicesProvider, type Shell } from './app/services';
+import { DeviceLoader, ServicesProvider, type Shell } from './shared/services';
 import { theme } from './app/theme';
 import { UpdatePrompt } from './app/UpdatePrompt';
 import { DeviceLog } from './offline/device-log';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Device, DeviceLoader } from '../src/app/services';
+import type { Device } from '../src/offline/device';
+import { DeviceLoader } from '../src/shared/services';
 
 const device = { localStore: {}, records: {}, transport: {} } as unknown as Device;
 

@@ -8,9 +8,9 @@ import { LoginPage } from '../login/LoginPage';
 import { HomePage } from '../technician/HomePage';
 import { TechnicianLayout } from '../technician/TechnicianLayout';
 import { ErrorBoundary } from './ErrorBoundary';
-import { Loading } from './Loading';
+import { Loading } from '../shared/Loading';
 import { RequireBackoffice, RequireSession } from './guards';
-import { useShell } from './services';
+import { useShell } from '../shared/services';
 
 const FieldRoutes = lazy(() => import('../technician/FieldRoutes').then((m) => ({ default: m.FieldRoutes })));
 const BackofficeApp = lazy(() =>

@@ -2,7 +2,7 @@
 // when to reload, so a form in progress is never thrown away.
 import { lazy, Suspense, useSyncExternalStore } from 'react';
 import { useRegisterSW } from 'virtual:pwa-register/react';
-import { useShell } from './services';
+import { useShell } from '../shared/services';
 
 const UpdateSnackbar = lazy(() => import('./UpdateSnackbar').then((m) => ({ default: m.UpdateSnackbar })));
 

@@ -5,7 +5,7 @@ import { Link as RouterLink, Navigate, Outlet } from 'react-router';
 import { Alert, Box, Button, Typography } from '@mui/material';
 import { canEnterBackoffice } from '@novus/domain/roles';
 import { NO_PERMISSION } from '@novus/domain/messages';
-import { useSession } from './services';
+import { useSession } from '../shared/services';
 
 export function RequireSession() {
   const session = useSession();

@@ -18,8 +18,8 @@ import {
 import AccountCircle from '@mui/icons-material/AccountCircle';
 import { BACKOFFICE_DRAWER_WIDTH } from '@novus/domain/constants';
 import { menuFor } from '@novus/domain/roles';
-import { useSession } from '../app/services';
-import { useLogout } from '../app/use-logout';
+import { useSession } from '../shared/services';
+import { useLogout } from '../shared/use-logout';
 
 export function BackofficeLayout({ children }: { children: ReactNode }) {
   const session = useSession();

@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { me } from '../api/auth';
 import { ApiClient } from '../api/client';
 import { logError } from '../api/logger';
-import { useShell } from '../app/services';
+import { useShell } from '../shared/services';
 
 interface BackofficeApi {
   api: ApiClient;

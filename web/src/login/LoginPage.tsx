@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Alert, Box, Button, CircularProgress, Paper, Stack, Typography } from '@mui/material';
-import { useSession, useShell } from '../app/services';
+import { useSession, useShell } from '../shared/services';
 import type { LoginErrors } from './submit';
 import { LoginField } from './LoginField';
 import { destinationFor } from './target';

@@ -6,7 +6,7 @@ import { Navigate, Route, Routes } from 'react-router';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
 import { FLOWS } from '@novus/domain/flows/registry';
 import type { FlowUi } from '../collect/flow-ui';
-import { Loading } from '../app/Loading';
+import { Loading } from '../shared/Loading';
 import { ProjetosPage } from './ProjetosPage';
 
 const ProjetoPage = lazy(() => import('./ProjetoPage').then((m) => ({ default: m.ProjetoPage })));

@@ -3,8 +3,8 @@
 import { Link as RouterLink } from 'react-router';
 import { Alert, Button, CircularProgress, Stack, Typography } from '@mui/material';
 import { canEnterBackoffice } from '@novus/domain/roles';
-import { useSession } from '../app/services';
-import { useLogout } from '../app/use-logout';
+import { useSession } from '../shared/services';
+import { useLogout } from '../shared/use-logout';
 import { HomeStatus } from './HomeStatus';
 import { useFieldWork } from './use-field-work';
 

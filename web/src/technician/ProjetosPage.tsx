@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Alert, Button, List, ListItemButton, ListItemText, Paper, Stack, Typography } from '@mui/material';
 import type { LocalProjeto } from '../offline/db';
-import { useReportFailure, useServices } from '../app/services';
+import { useReportFailure, useServices } from '../shared/services';
 import { DEVICE_FAILURE } from '../offline/device-log';
 
 export function ProjetosPage() {

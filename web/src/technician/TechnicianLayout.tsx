@@ -3,7 +3,7 @@ import { Outlet } from 'react-router';
 import { AppBar, Box, Container, IconButton, ThemeProvider, Toolbar, Typography } from '@mui/material';
 import MenuIcon from '@mui/icons-material/Menu';
 import { canEnterBackoffice } from '@novus/domain/roles';
-import { useSession } from '../app/services';
+import { useSession } from '../shared/services';
 import type { DrawerEntry } from './MenuDrawer';
 import { technicianTheme } from './technician-theme';
 

@@ -1,8 +1,8 @@
 // What the home's Compactar Imagens and Sincronizar run: the sync engine and the compressor, loaded when the
 // technician first taps one, so the home itself shows without them (issue 13).
 import { FLOWS } from '@novus/domain/flows/registry';
-import type { Device } from '../app/services';
 import { browserCompressor, COMPRESS_TEXTS, compressAll, progressText } from '../offline/compress';
+import type { Device } from '../offline/device';
 import { READINESS_TEXTS, supportsOfflineApp, waitForAppShell } from '../offline/readiness';
 import { SessionExpiredError, SYNC_TEXTS, SyncEngine } from '../offline/sync';
 

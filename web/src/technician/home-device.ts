@@ -4,7 +4,7 @@
 import { FLOWS } from '@novus/domain/flows/registry';
 import type { ApiClient } from '../api/client';
 import { getTileConfig } from '../api/tiles-config';
-import type { Device } from '../app/services';
+import type { Device } from '../offline/device';
 import {
   appShellCached,
   cachedTileKeys,

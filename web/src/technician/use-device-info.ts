@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useDevice } from '../app/services';
+import { useDevice } from '../shared/services';
 
 export interface DeviceInfo {
   /** Native IndexedDB version of the local database, once opened. */

@@ -1,7 +1,7 @@
 // 'Exportar pendentes' on the home: the zip is written in the browser and saved as a download; nothing leaves
 // the device by itself and nothing is deleted (the records stay pending until a sync or the back office has them).
 import { useCallback, useState } from 'react';
-import { useDevice, useShell } from '../app/services';
+import { useDevice, useShell } from '../shared/services';
 
 export const EXPORT_TEXTS = {
   working: 'Exportando pendentes...',

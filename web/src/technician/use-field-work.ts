@@ -4,7 +4,8 @@
 // loads on the first tap.
 import { startTransition, useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { type Device, useDevice, useShell } from '../app/services';
+import type { Device } from '../offline/device';
+import { useDevice, useShell } from '../shared/services';
 import type { Pending } from './home-device';
 
 export const FIELD_TEXTS = {

@@ -2,7 +2,7 @@
 // and what is still waiting to reach the server. Read again after each sync or compression (`version`).
 // Persistence and usage come from the browser at once; what needs the device's database comes with its code.
 import { startTransition, useEffect, useState } from 'react';
-import { useDevice, useShell } from '../app/services';
+import { useDevice, useShell } from '../shared/services';
 import type { ReadinessSummary } from '../offline/readiness';
 import { readStorageUsage, requestPersistentStorage, type StorageUsage } from '../offline/storage';
 import type { PendingSummary } from '../offline/storage-panel';

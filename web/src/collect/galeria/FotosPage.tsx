@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Alert, Box, Button, LinearProgress, Stack, Typography } from '@mui/material';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
-import { useReportFailure, useServices } from '../../app/services';
+import { useReportFailure, useServices } from '../../shared/services';
 import { DEVICE_FAILURE } from '../../offline/device-log';
 import { useObjectUrls } from '../shared/PhotoSlots';
 

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Button, Card, CardActionArea, CardContent, LinearProgress, Stack, Typography } from '@mui/material';
 import { FLOWS } from '@novus/domain/flows/registry';
-import { useReportFailure, useServices } from '../../app/services';
+import { useReportFailure, useServices } from '../../shared/services';
 import { DEVICE_FAILURE } from '../../offline/device-log';
 import type { LocalColeta } from '../../offline/records';
 import { FLOW_UI } from '../flows';

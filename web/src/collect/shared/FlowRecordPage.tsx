@@ -5,7 +5,7 @@ import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { Alert, Button, LinearProgress, Stack, Typography } from '@mui/material';
 import { type FieldValues, useForm } from 'react-hook-form';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
-import { useReportFailure, useServices, useSession } from '../../app/services';
+import { useReportFailure, useServices, useSession } from '../../shared/services';
 import { DEVICE_FAILURE } from '../../offline/device-log';
 import { isDeletable } from '../../offline/records';
 import { type FlowUi, valuesOf } from '../flow-ui';

@@ -8,7 +8,7 @@ import { Alert, Button, Stack, Typography } from '@mui/material';
 import { type FieldValues, useForm, type UseFormReturn } from 'react-hook-form';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
 import { isInZonas } from '@novus/domain/geo/zonas';
-import { useReportFailure, useServices, useSession } from '../../app/services';
+import { useReportFailure, useServices, useSession } from '../../shared/services';
 import { useGeolocation } from '../../map/field/geolocation';
 import { DEVICE_FAILURE } from '../../offline/device-log';
 import { isDeletable, type LocalColeta } from '../../offline/records';

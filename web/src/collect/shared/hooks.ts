@@ -1,7 +1,7 @@
 // What the collection screens read: the project on the device, its records, and 'a wizard is open'.
 import { useCallback, useEffect, useState } from 'react';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
-import { useReportFailure, useServices } from '../../app/services';
+import { useReportFailure, useServices } from '../../shared/services';
 import { DEVICE_FAILURE } from '../../offline/device-log';
 import type { LocalProjeto } from '../../offline/db';
 import type { LocalColeta } from '../../offline/records';

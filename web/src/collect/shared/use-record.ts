@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
-import { useReportFailure, useServices } from '../../app/services';
+import { useReportFailure, useServices } from '../../shared/services';
 import { DEVICE_FAILURE } from '../../offline/device-log';
 import type { LocalColeta } from '../../offline/records';
 

@@ -1,7 +1,7 @@
 // The tile URL templates, remembered on the device: the map must draw offline, where /api/config cannot answer.
 import { useEffect, useState } from 'react';
 import { getTileConfig, type TileConfig } from '../../api/tiles-config';
-import { useShell } from '../../app/services';
+import { useShell } from '../../shared/services';
 
 const KEY = 'novus.tiles';
 

@@ -12,10 +12,8 @@ import {
   type ReactNode,
 } from 'react';
 import type { ApiClient } from '../api/client';
-import type { HttpSyncTransport } from '../api/sync-transport';
+import type { Device } from '../offline/device';
 import type { DeviceLog } from '../offline/device-log';
-import type { LocalStore } from '../offline/local-store';
-import type { RecordStore } from '../offline/records';
 import type { WorkTracker } from '../offline/work';
 import { SESSION_KEY, type Session, type SessionStore } from '../offline/session';
 
@@ -26,13 +24,6 @@ export interface Shell {
   work: WorkTracker;
   /** Failures on the device, for the server's log (sent now or with the next sync). */
   log: DeviceLog;
-}
-
-export interface Device {
-  localStore: LocalStore;
-  /** The one write path for collected records (offline/records.ts). */
-  records: RecordStore;
-  transport: HttpSyncTransport;
 }
 
 export type Services = Shell & Device;
