@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MapPoint } from '../src/map/field/FieldMap';
+import type { MapPoint } from '../src/map/field/types';
 import {
   CLUSTER_MAX_ZOOM,
   MIXED_COLOR,

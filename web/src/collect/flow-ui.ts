@@ -4,7 +4,7 @@ import type { ComponentType, ReactNode } from 'react';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import type { FlowDefinition, FormValuesOf } from '@novus/domain/flows/flow';
 import type { z } from '@novus/domain/zod';
-import type { MapPoint } from '../map/field/FieldMap';
+import type { MapPoint } from '../map/field/types';
 import type { LocalColeta } from '../offline/records';
 
 export interface FieldsProps<V extends FieldValues> {

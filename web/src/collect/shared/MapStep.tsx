@@ -2,7 +2,8 @@
 import type { ReactNode } from 'react';
 import { Alert, AlertTitle, Button, Stack, Typography } from '@mui/material';
 import MyLocationIcon from '@mui/icons-material/MyLocation';
-import { FieldMap, type LatLng, type MapPoint } from '../../map/field/FieldMap';
+import { FieldMap, type LatLng } from '../../map/field/FieldMap';
+import type { MapPoint } from '../../map/field/types';
 import { GEO_TEXTS, type GeoState } from '../../map/field/geolocation';
 import { MapDownload } from '../../map/field/MapDownload';
 import { useTileConfig } from '../../map/field/tile-config';

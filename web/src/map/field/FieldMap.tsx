@@ -19,6 +19,7 @@ import type { TileConfig } from '../../api/tiles-config';
 import type { LocalZona } from '../../offline/db';
 import { FieldPoints } from './FieldPoints';
 import type { GeoFix } from './geolocation';
+import type { MapPoint } from './types';
 
 export const MAP_DEFAULTS = {
   center: [-15.7939, -47.8828] as [number, number],
@@ -29,19 +30,6 @@ export const MAP_DEFAULTS = {
   minZoom: 4,
   height: 400,
 } as const;
-
-export interface MapPoint {
-  id: string;
-  lat: number;
-  lng: number;
-  color: string;
-  /** class of the marker, e.g. 'mapa-poste' */
-  kind: string;
-  label: string;
-  selected?: boolean;
-  /** drawn as a coloured ring with a white fill: BDGD and IP points not yet collected (SPEC.md section 4) */
-  hollow?: boolean;
-}
 
 export interface LatLng {
   lat: number;

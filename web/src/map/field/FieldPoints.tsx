@@ -12,8 +12,8 @@ import {
   type Renderer,
 } from 'leaflet';
 import { useMap } from 'react-leaflet';
-import type { MapPoint } from './FieldMap';
 import { type MapItem, PointClusters, pointStyle, samePoints, type ViewBox } from './point-clusters';
+import type { MapPoint } from './types';
 
 /**
  * Up to this many points each one is an SVG shape carrying its class names (tests find `.mapa-poste`, and the

@@ -1,6 +1,6 @@
 // What the field map draws for a view: the points, gathered into clusters below a zoom (a supercluster index).
 import Supercluster from 'supercluster';
-import type { MapPoint } from './FieldMap';
+import type { MapPoint } from './types';
 
 /**
  * Clusters up to zoom 17, single points from 18 on (the technician works at 19, SPEC.md's default). At 18 a point
