@@ -3,7 +3,6 @@
 // domain types an answer, the schema `satisfies` that type, so the compiler refuses a schema that drifts from it.
 import { sessionClaimsSchema } from '@novus/domain/auth';
 import type { Arquivo, DataItem, Extracao, Produtividade, RelatorioTecnico } from '@novus/domain/export/api';
-import type { FlowDefinition } from '@novus/domain/flows/flow';
 import { FLUXOS } from '@novus/domain/flows/keys';
 import { PRELOADED_FLOWS } from '@novus/domain/flows/registry';
 import type { EstatisticaItem, MapaProjeto } from '@novus/domain/mapa/api';
@@ -15,8 +14,6 @@ const uuid = z.uuid();
 const fluxo = z.enum(FLUXOS);
 const idNome = z.object({ _id: uuid, nome: z.string() });
 const latLng = z.object({ lat: z.number(), lng: z.number() });
-const epochMs = (what: string) =>
-  z.number().nullable().describe(`${what}, em milissegundos desde 1970 (UTC).`);
 const point = z
   .object({ type: z.literal('Point'), coordinates: z.array(z.number()).length(2) })
   .describe('Ponto GeoJSON [lng, lat].');
@@ -169,70 +166,6 @@ export const auditoriaAnswer = z.object({
     }),
   ),
 });
-
-export const existemAnswer = z.object({
-  existem: z.array(z.string()).describe('Os hashes SHA-256 das fotos que o servidor já guarda.'),
-});
-
-export const fotosAnswer = z.array(z.string()).describe('As URLs das fotos do registro (/api/fotos/...).');
-
-/** One collection of a point or of a list's record. */
-const coletaAnswer = z
-  .looseObject({
-    _id: uuid,
-    tecnico: z.string().nullable().describe('O nome do técnico.'),
-    dataHora: epochMs('Data e hora da coleta'),
-    sincronizadoEm: epochMs('Chegada ao servidor'),
-    coordenadas: latLng.nullable(),
-    fotos: fotosAnswer,
-  })
-  .describe('Coleta (os campos do fluxo, mais estes).');
-
-/** A stored record of a flow: the flow's fields (its upload's) at the top level, plus these. */
-export function registroAnswer(flow: FlowDefinition) {
-  const pontos =
-    flow.lifecycle === 'coleta'
-      ? {}
-      : {
-          conflito: z.boolean().describe('Outra coleta concorre com esta.'),
-          coletas: z.array(coletaAnswer),
-        };
-  const lista = flow.lifecycle === 'lista' ? { possuiColeta: z.boolean() } : {};
-  return z
-    .looseObject({
-      _id: uuid,
-      projeto: uuid,
-      nomeProjeto: z.string(),
-      zona: uuid.nullable(),
-      tecnico: z.string().nullable().describe('O nome do técnico.'),
-      coordenadas: latLng.nullable(),
-      localizacao: point.nullable(),
-      dataHora: epochMs('Data e hora da coleta'),
-      sincronizadoEm: epochMs('Chegada ao servidor'),
-      coletado: z.boolean(),
-      adicionadoApp: z.boolean(),
-      carregadoBackoffice: z.boolean(),
-      fotos: fotosAnswer,
-      ...pontos,
-      ...lista,
-    })
-    .describe(`Registro de ${flow.labels.record} (os campos do fluxo, mais estes).`);
-}
-
-/** GET /api/registro/:id answers a record of any flow. */
-export const anyRegistroAnswer = z
-  .looseObject({
-    _id: uuid,
-    projeto: uuid,
-    nomeProjeto: z.string(),
-    tecnico: z.string().nullable(),
-    dataHora: epochMs('Data e hora da coleta'),
-    coletado: z.boolean(),
-    fotos: fotosAnswer,
-    conflito: z.boolean().optional().describe('Pontos: outra coleta concorre com esta.'),
-    coletas: z.array(coletaAnswer).optional(),
-  })
-  .describe('Registro de qualquer fluxo (os campos do fluxo, mais estes).');
 
 export const importAnswer = z.object({
   tecnico: z.string(),

@@ -12,7 +12,6 @@ import type { Endpoint } from '@novus/domain/api/contract';
 import { loginSchema } from '@novus/domain/auth';
 import { decimalSchema } from '@novus/domain/export/decimal';
 import { periodoSchema } from '@novus/domain/export/periodo';
-import { uploadEnvelopeSchema } from '@novus/domain/flows/flow';
 import { FLOWS } from '@novus/domain/flows/registry';
 import { projetoFieldsSchema } from '@novus/domain/projeto';
 import { ROLES, type Role } from '@novus/domain/roles';
@@ -23,7 +22,6 @@ import { AUTH_COOKIE } from './auth/routes.ts';
 import { filterSchema } from './modules/auditoria/routes.ts';
 import { diaSchema } from './modules/export/relatorios-routes.ts';
 import { logSchema } from './modules/logger/routes.ts';
-import { byDataSchema, byPeriodoSchema, existemSchema } from './modules/registros/routes.ts';
 import * as answers from './openapi-answers.ts';
 
 /** Every error answer of the API (errors.ts and app.ts's error handler). */
@@ -233,22 +231,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     querystring: filterSchema,
     ok: id('Os eventos de auditoria, do mais recente ao mais antigo.', answers.auditoriaAnswer),
   },
-  'POST /api/fotos/existem': {
-    tag: 'registros',
-    summary: 'Quais das fotos (por hash) o servidor já guarda, para não reenviá-las.',
-    body: existemSchema,
-    ok: id('Os hashes já guardados.', answers.existemAnswer),
-  },
-  'GET /api/registro/:id': {
-    tag: 'registros',
-    summary: 'Um registro de qualquer fluxo.',
-    ok: id('O registro.', answers.anyRegistroAnswer),
-  },
-  'GET /api/fotos/:registro/:slot': {
-    tag: 'registros',
-    summary: 'A foto de um registro.',
-    ok: { status: 200, description: 'A imagem JPEG.', produces: 'image/jpeg' },
-  },
+
   'POST /api/pendentes/importar': {
     tag: 'registros',
     summary: 'Importa o arquivo de pendências exportado por um aparelho.',
@@ -305,53 +288,11 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
 
 // The routes every flow of the domain registers (server/src/modules/registros/routes.ts).
 for (const flow of FLOWS) {
-  const base = `/api/${flow.apiPath}`;
-  const nome = flow.labels.record;
-  ROUTE_DOCS[`POST ${base}`] = {
-    tag: 'registros',
-    summary: `Envia um registro de ${nome} com suas fotos (idempotente pelo id).`,
-    description:
-      'Campos do envelope (id, projeto, coordenadas, dataHora) e os dados do fluxo; fotos como partes de arquivo.',
-    body: uploadEnvelopeSchema.and(flow.dados),
-    consumes: ['multipart/form-data'],
-    ok: created('O registro guardado (200 quando o mesmo envio se repete).', answers.registroAnswer(flow)),
-    errors: [409, 413, 415],
-  };
-  ROUTE_DOCS[`GET ${base}/getByZona`] = {
-    tag: 'registros',
-    summary: `Os registros de ${nome} de uma zona (para os aparelhos).`,
-    querystring: z.object({ id: z.uuid() }),
-    ok: id('Os registros.', z.array(answers.registroAnswer(flow))),
-  };
-  if (flow.byProject) {
-    ROUTE_DOCS[`GET /api/${flow.byProject.path}`] = {
-      tag: 'registros',
-      summary: `Os registros de ${nome} de um projeto.`,
-      ok: id('Os registros.', z.array(answers.registroAnswer(flow))),
-    };
-  }
-  ROUTE_DOCS[`GET ${base}/getByData`] = {
-    tag: 'registros',
-    summary: `Os registros de ${nome} de um projeto num dia.`,
-    querystring: byDataSchema,
-    ok: id('Os registros.', z.array(answers.registroAnswer(flow))),
-  };
-  ROUTE_DOCS[`GET ${base}/getByPeriodo`] = {
-    tag: 'registros',
-    summary: `Os registros de ${nome} de um projeto num período.`,
-    querystring: byPeriodoSchema,
-    ok: id('Os registros.', z.array(answers.registroAnswer(flow))),
-  };
-  ROUTE_DOCS[`GET ${base}/:projeto/kml`] = {
+  ROUTE_DOCS[`GET /api/${flow.apiPath}/:projeto/kml`] = {
     tag: 'exportação',
-    summary: `O KML de ${nome} do projeto num período (ZIP com o CSV para a BDGD).`,
+    summary: `O KML de ${flow.labels.record} do projeto num período (ZIP com o CSV para a BDGD).`,
     querystring: flow.exports.kml.zip ? comDecimal(periodoSchema) : periodoSchema,
     ok: { status: 200, description: 'O arquivo KML ou ZIP.', produces: 'application/octet-stream' },
-  };
-  ROUTE_DOCS[`GET ${base}/:id/fotos`] = {
-    tag: 'registros',
-    summary: `As fotos de um registro de ${nome}.`,
-    ok: id('As fotos do registro.', answers.fotosAnswer),
   };
 }
 

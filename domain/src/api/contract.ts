@@ -74,7 +74,7 @@ export type CallInput<E extends Endpoint> = (E['params'] extends z.ZodType
 /** A UUID in the path, refused with the same words as before the declarations ('Identificador de cliente inválido.'). */
 export function uuidParam(what: string) {
   return z
-    .string()
+    .string({ error: `${what} inválido.` })
     .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, `${what} inválido.`)
     .transform((value) => value.toLowerCase());
 }

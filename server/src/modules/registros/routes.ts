@@ -3,15 +3,15 @@
 // project when the flow declares one, GET /api/{flow}/{id}/fotos, and the photo bytes at /api/fotos/{registro}/{slot};
 // POST /api/fotos/existem answers a syncing device which of its photos the server already holds.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ByProjectPath, FlowDefinition } from '@novus/domain/flows/flow';
+import * as api from '@novus/domain/api/registros';
+import type { FlowDefinition } from '@novus/domain/flows/flow';
 import { deviceDownload, uploadEnvelopeSchema } from '@novus/domain/flows/flow';
-import { daySchema } from '@novus/domain/export/periodo';
 import { FLOWS, flowOf } from '@novus/domain/flows/registry';
 import { STATUS } from '@novus/domain/mapa/api';
-import { z } from '@novus/domain/zod';
 import { type Access, ensure, policies } from '../../auth/access.ts';
+import { route, SENT } from '../../contract.ts';
 import type { Database } from '../../db/database.ts';
-import { badRequest, conflict, notFound, parseId, parseInput } from '../../errors.ts';
+import { badRequest, conflict, notFound, parseInput } from '../../errors.ts';
 import type { PontosLive } from '../../live/pontos.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
 import { saveColeta } from './coleta.ts';
@@ -27,34 +27,7 @@ import {
   listRegistrosByZona,
   type RegistroRow,
 } from './queries.ts';
-import { heldPhotos, PhotoSweeper, readUpload, SHA256_HEX } from './upload.ts';
-
-const nomeProjetoSchema = z
-  .string({ error: 'Informe o nome do projeto.' })
-  .trim()
-  .min(1, 'Informe o nome do projeto.');
-export const byDataSchema = z.object({ nomeProjeto: nomeProjetoSchema, data: daySchema('Data') });
-export const byPeriodoSchema = z
-  .object({
-    nomeProjeto: nomeProjetoSchema,
-    dataInicio: daySchema('Data inicial'),
-    dataFim: daySchema('Data final'),
-  })
-  .refine((q) => q.dataInicio <= q.dataFim, {
-    message: 'A data inicial deve ser anterior ou igual à data final.',
-    path: ['dataInicio'],
-  });
-
-/** A device's question before it sends photos: which of these SHA-256s does the server hold? */
-const MAX_HASHES = 1000;
-export const existemSchema = z.object(
-  {
-    hashes: z
-      .array(z.string().regex(SHA256_HEX, 'Hash de foto inválido.'), { error: 'Envie a lista hashes.' })
-      .max(MAX_HASHES, `Pergunte por no máximo ${MAX_HASHES} fotos de cada vez.`),
-  },
-  { error: 'Envie a lista hashes.' },
-);
+import { heldPhotos, PhotoSweeper, readUpload } from './upload.ts';
 
 function fotoUrls(row: RegistroRow): string[] {
   return row.fotos.map((slot) => `/api/fotos/${row.id}/${slot}`);
@@ -100,7 +73,9 @@ function registroJson(flow: FlowDefinition, row: RegistroRow, competing: Registr
     tecnico: row.tecnico_nome,
     coordenadas: row.lat === null || row.lng === null ? null : { lat: row.lat, lng: row.lng },
     localizacao:
-      row.lat === null || row.lng === null ? null : { type: 'Point', coordinates: [row.lng, row.lat] },
+      row.lat === null || row.lng === null
+        ? null
+        : { type: 'Point' as const, coordinates: [row.lng, row.lat] },
     dataHora: row.data_hora ? row.data_hora.getTime() : null,
     sincronizadoEm: row.sincronizado_em ? row.sincronizado_em.getTime() : null,
     coletado: row.coletado,
@@ -118,13 +93,6 @@ export async function registroRoutes(
   app: FastifyInstance,
   { db, access, blobs, live }: { db: Database; access: Access; blobs: BlobStore; live: PontosLive },
 ) {
-  const readers = { preHandler: access.allow('administrador', 'supervisor', 'tecnico') };
-  const backoffice = { preHandler: access.allow('administrador', 'supervisor', 'interpretador', 'externo') };
-  // Flows the devices download by project (LPT Agiltec) also answer the technicians of the project's zones.
-  const backofficeAndDevices = {
-    preHandler: access.allow('administrador', 'supervisor', 'interpretador', 'externo', 'tecnico'),
-  };
-  const uploaders = { preHandler: access.allow('tecnico', 'administrador') };
   const sweeper = new PhotoSweeper(db, blobs);
 
   /** Tells the open supervisor maps (any server process) that a point was stored or changed. */
@@ -169,9 +137,9 @@ export async function registroRoutes(
   }
 
   for (const flow of FLOWS) {
-    const base = `/api/${flow.apiPath}`;
+    const endpoints = api.flowEndpoints(flow);
 
-    app.post(base, uploaders, async (request, reply) => {
+    route(app, access, endpoints.upload, async ({ request, reply }) => {
       const actor = access.actor(request);
       const photos = sweeper.request();
       try {
@@ -210,7 +178,8 @@ export async function registroRoutes(
         // The answer always carries the id the device sent, which is how it knows this upload is stored.
         const [json] = await recordsJson(flow, [row]);
         if (outcome.kind !== 'replay') await announce(request, row, json?.conflito === true);
-        return reply.status(outcome.kind === 'created' ? 201 : 200).send(json);
+        void reply.status(outcome.kind === 'created' ? 201 : 200).send(json);
+        return SENT;
       } finally {
         await photos
           .sweep()
@@ -218,25 +187,20 @@ export async function registroRoutes(
       }
     });
 
-    if (flow.byZona) {
-      app.get<{ Querystring: { id?: string } }>(`${base}/getByZona`, readers, async (request) => {
-        const zona = await getZona(db, parseId(request.query.id, 'Identificador de zona'));
+    if (endpoints.byZona) {
+      route(app, access, endpoints.byZona, async ({ query, request }) => {
+        const zona = await getZona(db, query.id);
         if (!zona) throw notFound('Zona não encontrada.');
         ensure(policies.readZona(access.actor(request), zona));
         return recordsJson(flow, await listRegistrosByZona(db, flow.key, zona.id));
       });
     }
 
-    if (flow.byProject) {
-      const byProject: ByProjectPath = flow.byProject;
+    if (flow.byProject && endpoints.byProject) {
+      const { by } = flow.byProject;
       const devices = deviceDownload(flow) === 'projeto';
-      const roles = devices ? backofficeAndDevices : backoffice;
-      app.get<{ Params: { projeto: string } }>(`/api/${byProject.path}`, roles, async (request) => {
-        const key =
-          byProject.by === 'id'
-            ? parseId(request.params.projeto, 'Identificador do projeto')
-            : request.params.projeto;
-        const projeto = await findProjeto(db, byProject.by, key);
+      route(app, access, endpoints.byProject, async ({ params, request }) => {
+        const projeto = await findProjeto(db, by, params.projeto);
         if (!projeto) throw notFound('Projeto não encontrado.');
         ensure(
           policies.readRegistrosByProjeto(
@@ -269,17 +233,19 @@ export async function registroRoutes(
       );
       return recordsJson(flow, await listRegistrosByPeriodo(db, flow.key, projeto.id, periodo));
     };
-    app.get<{ Querystring: unknown }>(`${base}/getByData`, backoffice, async (request) => {
-      const { nomeProjeto, data } = parseInput(byDataSchema, request.query);
-      return byPeriodo(request, nomeProjeto, { dataInicio: data, dataFim: data });
-    });
-    app.get<{ Querystring: unknown }>(`${base}/getByPeriodo`, backoffice, async (request) => {
-      const { nomeProjeto, dataInicio, dataFim } = parseInput(byPeriodoSchema, request.query);
-      return byPeriodo(request, nomeProjeto, { dataInicio, dataFim });
-    });
+    route(app, access, endpoints.byData, async ({ query: { nomeProjeto, data }, request }) =>
+      byPeriodo(request, nomeProjeto, { dataInicio: data, dataFim: data }),
+    );
+    route(
+      app,
+      access,
+      endpoints.byPeriodo,
+      async ({ query: { nomeProjeto, dataInicio, dataFim }, request }) =>
+        byPeriodo(request, nomeProjeto, { dataInicio, dataFim }),
+    );
 
-    app.get<{ Params: { id: string } }>(`${base}/:id/fotos`, readers, async (request) => {
-      const row = await readable(request, parseId(request.params.id, 'Identificador do registro'));
+    route(app, access, endpoints.fotos, async ({ params, request }) => {
+      const row = await readable(request, params.id);
       if (row.fluxo !== flow.key) throw notFound('Registro não encontrado.');
       return fotoUrls(row);
     });
@@ -287,33 +253,30 @@ export async function registroRoutes(
 
   // Resumable sync (DESIGN.md 'Sync protocol'): the photos among these the server already holds, which the device
   // then names by hash in its upload (field fotosNoServidor) instead of sending their bytes again.
-  app.post('/api/fotos/existem', uploaders, async (request) => {
-    const { hashes } = parseInput(existemSchema, request.body);
-    return { existem: [...(await heldPhotos(db, blobs, hashes)).keys()] };
-  });
+  route(app, access, api.fotosExistem, async ({ body: { hashes } }) => ({
+    existem: [...(await heldPhotos(db, blobs, hashes)).keys()],
+  }));
 
   // One record of any flow by its id (the supervisor map's popup).
-  app.get<{ Params: { id: string } }>('/api/registro/:id', readers, async (request) => {
-    const row = await readable(request, parseId(request.params.id, 'Identificador do registro'));
+  route(app, access, api.getRegistro, async ({ params, request }) => {
+    const row = await readable(request, params.id);
     const [json] = await recordsJson(flowOf(row.fluxo), [row]);
+    if (!json) throw notFound('Registro não encontrado.');
     return json;
   });
 
-  app.get<{ Params: { registro: string; slot: string } }>(
-    '/api/fotos/:registro/:slot',
-    readers,
-    async (request, reply) => {
-      const row = await readable(request, parseId(request.params.registro, 'Identificador do registro'));
-      const slot = Number(request.params.slot);
-      if (!Number.isInteger(slot) || !row.fotos.includes(slot)) throw notFound('Foto não encontrada.');
-      const foto = await getFoto(db, row.id, slot);
-      const stream = foto ? await blobs.open(foto.hash) : undefined;
-      if (!foto || !stream) throw notFound('Foto não encontrada.');
-      return reply
-        .header('Content-Type', foto.media_type)
-        .header('Cache-Control', 'private, max-age=31536000, immutable')
-        .header('X-Content-Type-Options', 'nosniff')
-        .send(stream);
-    },
-  );
+  route(app, access, api.getFoto, async ({ params, request, reply }) => {
+    const row = await readable(request, params.registro);
+    const slot = Number(params.slot);
+    if (!Number.isInteger(slot) || !row.fotos.includes(slot)) throw notFound('Foto não encontrada.');
+    const foto = await getFoto(db, row.id, slot);
+    const stream = foto ? await blobs.open(foto.hash) : undefined;
+    if (!foto || !stream) throw notFound('Foto não encontrada.');
+    await reply
+      .header('Content-Type', foto.media_type)
+      .header('Cache-Control', 'private, max-age=31536000, immutable')
+      .header('X-Content-Type-Options', 'nosniff')
+      .send(stream);
+    return SENT;
+  });
 }

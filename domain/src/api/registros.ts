@@ -1,0 +1,225 @@
+// The records of every flow (SPEC.md 7 'Uploads', 'Downloads by zone and project', 'Photos'; DESIGN.md 'Sync
+// protocol'): each flow's endpoints are declared from its registry entry, plus the few that serve any flow.
+import { daySchema } from '../export/periodo.ts';
+import { type FlowDefinition, uploadEnvelopeSchema } from '../flows/flow.ts';
+import { z } from '../zod.ts';
+import { endpoint, uuid, uuidParam } from './contract.ts';
+
+/** A photo's content hash, as the device names a photo the server already holds. */
+export const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+const latLng = z.object({ lat: z.number(), lng: z.number() });
+const epochMs = (what: string) =>
+  z.number().nullable().describe(`${what}, em milissegundos desde 1970 (UTC).`);
+const point = z
+  .object({ type: z.literal('Point'), coordinates: z.array(z.number()).length(2) })
+  .describe('Ponto GeoJSON [lng, lat].');
+
+export const fotosAnswer = z.array(z.string()).describe('As URLs das fotos do registro (/api/fotos/...).');
+
+/** One collection of a point or of a list's record. */
+const coletaAnswer = z
+  .looseObject({
+    _id: uuid,
+    tecnico: z.string().nullable().describe('O nome do técnico.'),
+    dataHora: epochMs('Data e hora da coleta'),
+    sincronizadoEm: epochMs('Chegada ao servidor'),
+    coordenadas: latLng.nullable(),
+    fotos: fotosAnswer,
+  })
+  .describe('Coleta (os campos do fluxo, mais estes).');
+
+/** A stored record of a flow: the flow's fields (its upload's) at the top level, plus these. */
+export function registroAnswer(flow: FlowDefinition) {
+  const pontos =
+    flow.lifecycle === 'coleta'
+      ? {}
+      : {
+          conflito: z.boolean().describe('Outra coleta concorre com esta.'),
+          coletas: z.array(coletaAnswer),
+        };
+  const lista = flow.lifecycle === 'lista' ? { possuiColeta: z.boolean() } : {};
+  return z
+    .looseObject({
+      _id: uuid,
+      projeto: uuid,
+      nomeProjeto: z.string(),
+      zona: uuid.nullable(),
+      tecnico: z.string().nullable().describe('O nome do técnico.'),
+      coordenadas: latLng.nullable(),
+      localizacao: point.nullable(),
+      dataHora: epochMs('Data e hora da coleta'),
+      sincronizadoEm: epochMs('Chegada ao servidor'),
+      coletado: z.boolean(),
+      adicionadoApp: z.boolean(),
+      carregadoBackoffice: z.boolean(),
+      fotos: fotosAnswer,
+      ...pontos,
+      ...lista,
+    })
+    .describe(`Registro de ${flow.labels.record} (os campos do fluxo, mais estes).`);
+}
+
+const nomeProjetoSchema = z
+  .string({ error: 'Informe o nome do projeto.' })
+  .trim()
+  .min(1, 'Informe o nome do projeto.');
+export const byDataSchema = z.object({ nomeProjeto: nomeProjetoSchema, data: daySchema('Data') });
+export const byPeriodoSchema = z
+  .object({
+    nomeProjeto: nomeProjetoSchema,
+    dataInicio: daySchema('Data inicial'),
+    dataFim: daySchema('Data final'),
+  })
+  .refine((q) => q.dataInicio <= q.dataFim, {
+    message: 'A data inicial deve ser anterior ou igual à data final.',
+    path: ['dataInicio'],
+  });
+
+/** A device's question before it sends photos: which of these SHA-256s does the server hold? */
+const MAX_HASHES = 1000;
+export const existemSchema = z.object(
+  {
+    hashes: z
+      .array(z.string().regex(SHA256_HEX, 'Hash de foto inválido.'), { error: 'Envie a lista hashes.' })
+      .max(MAX_HASHES, `Pergunte por no máximo ${MAX_HASHES} fotos de cada vez.`),
+  },
+  { error: 'Envie a lista hashes.' },
+);
+
+const readers = ['administrador', 'supervisor', 'tecnico'] as const;
+const backoffice = ['administrador', 'supervisor', 'interpretador', 'externo'] as const;
+/** Flows the devices download by project (LPT Agiltec) also answer the technicians of the project's zones. */
+const backofficeAndDevices = [...backoffice, 'tecnico'] as const;
+const registroParams = z.object({ id: uuidParam('Identificador do registro') });
+
+/** The endpoints of one flow, from its declaration. */
+export function flowEndpoints(flow: FlowDefinition) {
+  const base = `/api/${flow.apiPath}`;
+  const nome = flow.labels.record;
+  const lista = z.array(registroAnswer(flow));
+  const { byProject } = flow;
+  return {
+    upload: endpoint({
+      method: 'POST',
+      path: base,
+      tag: 'registros',
+      summary: `Envia um registro de ${nome} com suas fotos (idempotente pelo id).`,
+      description:
+        'Campos do envelope (id, projeto, coordenadas, dataHora) e os dados do fluxo; fotos como partes de arquivo.',
+      allow: ['tecnico', 'administrador'],
+      body: uploadEnvelopeSchema.and(flow.dados),
+      consumes: ['multipart/form-data'],
+      ok: {
+        status: 201,
+        description: 'O registro guardado (200 quando o mesmo envio se repete).',
+        answer: registroAnswer(flow),
+      },
+      errors: [409, 413, 415],
+    }),
+    byZona: flow.byZona
+      ? endpoint({
+          method: 'GET',
+          path: `${base}/getByZona`,
+          tag: 'registros',
+          summary: `Os registros de ${nome} de uma zona (para os aparelhos).`,
+          allow: readers,
+          query: z.object({ id: uuidParam('Identificador de zona') }),
+          ok: { status: 200, description: 'Os registros.', answer: lista },
+        })
+      : null,
+    byProject: byProject
+      ? endpoint({
+          method: 'GET',
+          path: `/api/${byProject.path}`,
+          tag: 'registros',
+          summary: `Os registros de ${nome} de um projeto.`,
+          allow: flow.byZona ? backoffice : backofficeAndDevices,
+          params: z.object({
+            projeto: byProject.by === 'id' ? uuidParam('Identificador do projeto') : z.string(),
+          }),
+          ok: { status: 200, description: 'Os registros.', answer: lista },
+        })
+      : null,
+    byData: endpoint({
+      method: 'GET',
+      path: `${base}/getByData`,
+      tag: 'registros',
+      summary: `Os registros de ${nome} de um projeto num dia.`,
+      allow: backoffice,
+      query: byDataSchema,
+      ok: { status: 200, description: 'Os registros.', answer: lista },
+    }),
+    byPeriodo: endpoint({
+      method: 'GET',
+      path: `${base}/getByPeriodo`,
+      tag: 'registros',
+      summary: `Os registros de ${nome} de um projeto num período.`,
+      allow: backoffice,
+      query: byPeriodoSchema,
+      ok: { status: 200, description: 'Os registros.', answer: lista },
+    }),
+    fotos: endpoint({
+      method: 'GET',
+      path: `${base}/:id/fotos`,
+      tag: 'registros',
+      summary: `As fotos de um registro de ${nome}.`,
+      allow: readers,
+      params: registroParams,
+      ok: { status: 200, description: 'As fotos do registro.', answer: fotosAnswer },
+    }),
+  };
+}
+
+export const fotosExistem = endpoint({
+  method: 'POST',
+  path: '/api/fotos/existem',
+  tag: 'registros',
+  summary: 'Quais das fotos (por hash) o servidor já guarda, para não reenviá-las.',
+  allow: ['tecnico', 'administrador'],
+  body: existemSchema,
+  ok: {
+    status: 200,
+    description: 'Os hashes já guardados.',
+    answer: z.object({
+      existem: z.array(z.string()).describe('Os hashes SHA-256 das fotos que o servidor já guarda.'),
+    }),
+  },
+});
+
+/** The supervisor map's popup reads a record of any flow. */
+export const getRegistro = endpoint({
+  method: 'GET',
+  path: '/api/registro/:id',
+  tag: 'registros',
+  summary: 'Um registro de qualquer fluxo.',
+  allow: readers,
+  params: registroParams,
+  ok: {
+    status: 200,
+    description: 'O registro.',
+    answer: z
+      .looseObject({
+        _id: uuid,
+        projeto: uuid,
+        nomeProjeto: z.string(),
+        tecnico: z.string().nullable(),
+        dataHora: epochMs('Data e hora da coleta'),
+        coletado: z.boolean(),
+        fotos: fotosAnswer,
+        conflito: z.boolean().optional().describe('Pontos: outra coleta concorre com esta.'),
+        coletas: z.array(coletaAnswer).optional(),
+      })
+      .describe('Registro de qualquer fluxo (os campos do fluxo, mais estes).'),
+  },
+});
+
+export const getFoto = endpoint({
+  method: 'GET',
+  path: '/api/fotos/:registro/:slot',
+  tag: 'registros',
+  summary: 'A foto de um registro.',
+  allow: readers,
+  params: z.object({ registro: uuidParam('Identificador do registro'), slot: z.string() }),
+  ok: { status: 200, description: 'A imagem JPEG.', produces: 'image/jpeg' },
+});
