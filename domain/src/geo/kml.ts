@@ -1,4 +1,5 @@
-// KML zoning -> zones: every Polygon (also inside MultiGeometry and nested Folders) becomes a zone.
+// KML zoning -> zones: every Polygon and closed LineString (also inside MultiGeometry and nested Folders) becomes a
+// zone.
 import { kml } from '@tmcw/togeojson';
 import { DOMParser } from '@xmldom/xmldom';
 import type { Geometry, Polygon, Position } from 'geojson';
@@ -77,9 +78,27 @@ function polygonsOf(geometry: Geometry | null): Polygon[] {
       return geometry.coordinates.map((coordinates) => ({ type: 'Polygon', coordinates }));
     case 'GeometryCollection':
       return geometry.geometries.flatMap(polygonsOf);
+    case 'LineString':
+      // IBGE publishes its municipal boundaries as closed LineStrings: a line ending where it starts is a zone's
+      // outline; an open one (a street, a feeder) is not.
+      return isClosedLine(geometry.coordinates)
+        ? [{ type: 'Polygon', coordinates: [geometry.coordinates] }]
+        : [];
     default:
       return [];
   }
+}
+
+function isClosedLine(line: Position[]): boolean {
+  const first = line[0];
+  const last = line[line.length - 1];
+  return (
+    line.length >= 4 &&
+    first !== undefined &&
+    last !== undefined &&
+    first[0] === last[0] &&
+    first[1] === last[1]
+  );
 }
 
 /** Checks a polygon (closed rings, valid coordinates in Brazil) and makes the zone of it. */
