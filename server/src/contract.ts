@@ -25,28 +25,36 @@ export const SENT = Symbol('sent');
 /** What a handler gives back: the declared answer (sent with the declared status), or SENT. */
 export type Handled<E extends Endpoint> = AnswerInputOf<E> | typeof SENT;
 
-/** A multipart body is read part by part by the route itself (photos are streamed, never parsed whole). */
-const readsOwnBody = (declaration: Endpoint) =>
-  declaration.consumes?.includes('multipart/form-data') === true;
+/**
+ * A part the route parses itself: a multipart body, read part by part (photos are streamed, never parsed whole),
+ * or what the declaration leaves to the route (`readByRoute`).
+ */
+const readsOwn = (declaration: Endpoint, part: 'query' | 'body') =>
+  declaration.readByRoute?.includes(part) === true ||
+  (part === 'body' && declaration.consumes?.includes('multipart/form-data') === true);
 
+/** `access` may be null for public routes ('público', or 'sessão' checked by the handler). */
 export function route<E extends Endpoint>(
   app: FastifyInstance,
-  access: Access,
+  access: Access | null,
   declaration: E,
   handler: (handling: Handling<E>) => Promise<Handled<E>>,
 ): void {
   const { allow, params, query, body } = declaration;
-  const preHandler = Array.isArray(allow) ? access.allow(...allow) : undefined;
+  if (Array.isArray(allow) && access === null) throw new Error(`${declaration.path}: roles need access`);
+  const preHandler = Array.isArray(allow) && access ? access.allow(...allow) : undefined;
   app.route({
     method: declaration.method,
     url: declaration.path,
     config: { endpoint: declaration },
+    ...(declaration.bodyLimit === undefined ? {} : { bodyLimit: declaration.bodyLimit }),
     ...(preHandler ? { preHandler } : {}),
     handler: async (request, reply) => {
       const parsed = {
         params: params ? parseInput(params, request.params) : undefined,
-        query: query ? parseInput(query, request.query) : undefined,
-        body: body && !readsOwnBody(declaration) ? parseInput(body, request.body) : request.body,
+        // a part the route reads itself is given as it came
+        query: query && (readsOwn(declaration, 'query') ? request.query : parseInput(query, request.query)),
+        body: body && !readsOwn(declaration, 'body') ? parseInput(body, request.body) : request.body,
       } as Parsed<E>; // each part parsed by the declared schema of the same part, which is what Parsed<E> says
       const answer = await handler({ ...parsed, request, reply });
       // a reply is thenable: returning it is how an async handler tells Fastify it has answered

@@ -1,14 +1,12 @@
 // What each route answers on success, for the API documentation (openapi.ts). Documentation only: no route
 // serialises or validates with these; server/test/openapi.test.ts checks real answers against them. Where the
 // domain types an answer, the schema `satisfies` that type, so the compiler refuses a schema that drifts from it.
-import { sessionClaimsSchema } from '@novus/domain/auth';
 import type { Arquivo, DataItem, Extracao, Produtividade, RelatorioTecnico } from '@novus/domain/export/api';
 import { FLUXOS } from '@novus/domain/flows/keys';
 import { PRELOADED_FLOWS } from '@novus/domain/flows/registry';
 import type { EstatisticaItem, MapaProjeto } from '@novus/domain/mapa/api';
 import { ROLES } from '@novus/domain/roles';
 import { z } from '@novus/domain/zod';
-import type { ImportSummary } from './modules/registros/import-pendentes.ts';
 
 const uuid = z.uuid();
 const fluxo = z.enum(FLUXOS);
@@ -53,14 +51,6 @@ export const configAnswer = z.object({
     })
     .describe('Camadas de mapa.'),
 });
-
-export const sessionAnswer = sessionClaimsSchema
-  .extend({
-    roles: z.array(z.enum(ROLES)),
-    zonas: z.array(uuid).describe('As zonas do técnico.'),
-    exp: z.number().int().describe('Validade da sessão, em segundos desde 1970 (UTC).'),
-  })
-  .describe('Sessão');
 
 const fluxos = z.array(fluxo);
 const zonaAnswer = z.object({
@@ -166,17 +156,6 @@ export const auditoriaAnswer = z.object({
     }),
   ),
 });
-
-export const importAnswer = z.object({
-  tecnico: z.string(),
-  registros: z.number().int(),
-  criados: z.number().int(),
-  coletados: z.number().int(),
-  jaExistentes: z.number().int(),
-  concorrentes: z.number().int(),
-  fotos: z.number().int(),
-  recusados: z.array(z.object({ id: z.string().nullable(), fluxo: z.string(), motivo: z.string() })),
-}) satisfies z.ZodType<ImportSummary>;
 
 const dia = z.object({ ano: z.number().int(), mes: z.number().int(), dia: z.number().int() });
 export const dataAnswer = dia.extend({ data: dia }) satisfies z.ZodType<DataItem>;

@@ -9,7 +9,6 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { createJsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { Endpoint } from '@novus/domain/api/contract';
-import { loginSchema } from '@novus/domain/auth';
 import { decimalSchema } from '@novus/domain/export/decimal';
 import { periodoSchema } from '@novus/domain/export/periodo';
 import { FLOWS } from '@novus/domain/flows/registry';
@@ -21,7 +20,6 @@ import { type Access, routeRoles } from './auth/access.ts';
 import { AUTH_COOKIE } from './auth/routes.ts';
 import { filterSchema } from './modules/auditoria/routes.ts';
 import { diaSchema } from './modules/export/relatorios-routes.ts';
-import { logSchema } from './modules/logger/routes.ts';
 import * as answers from './openapi-answers.ts';
 
 /** Every error answer of the API (errors.ts and app.ts's error handler). */
@@ -101,36 +99,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     open: 'público',
     ok: id('A configuração.', answers.configAnswer),
   },
-  'POST /api/auth/login': {
-    tag: 'autenticação',
-    summary: 'Entra com login e senha; a sessão vai num cookie httpOnly.',
-    open: 'público',
-    body: loginSchema,
-    consumes: ['application/json', 'application/x-www-form-urlencoded'],
-    ok: id('Sessão aberta: nome, papéis e zonas do usuário.', answers.sessionAnswer),
-    errors: [401, 429],
-  },
-  'POST /api/auth/logout': {
-    tag: 'autenticação',
-    summary: 'Encerra a sessão do cookie.',
-    open: 'público',
-    ok: { status: 204, description: 'Sessão encerrada.' },
-  },
-  'GET /api/auth/me': {
-    tag: 'autenticação',
-    summary: 'O usuário da sessão atual.',
-    open: 'sessão',
-    ok: id('Nome, papéis, zonas e validade da sessão.', answers.sessionAnswer),
-    errors: [401],
-  },
-  'POST /api/logger': {
-    tag: 'sistema',
-    summary: 'Registra no log do servidor um erro ocorrido no navegador.',
-    open: 'público',
-    body: logSchema,
-    ok: { status: 204, description: 'Registrado.' },
-    errors: [413],
-  },
+
   'GET /api/projeto': {
     tag: 'projetos',
     summary: 'Lista os projetos visíveis ao usuário.',
@@ -232,13 +201,6 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     ok: id('Os eventos de auditoria, do mais recente ao mais antigo.', answers.auditoriaAnswer),
   },
 
-  'POST /api/pendentes/importar': {
-    tag: 'registros',
-    summary: 'Importa o arquivo de pendências exportado por um aparelho.',
-    consumes: ['multipart/form-data'],
-    ok: id('O resultado da importação, registro a registro.', answers.importAnswer),
-    errors: [413, 415],
-  },
   'GET /api/projeto/:id/datas': {
     tag: 'exportação',
     summary: 'Os dias com registros no projeto.',

@@ -13,7 +13,13 @@ class MemoryStorage {
 }
 const storage = () => new MemoryStorage() as unknown as Storage & MemoryStorage;
 
-const session = { nome: 'Ana Souza', roles: ['tecnico'], zonas: ['z1'], exp: 2_000_000_000 };
+// what the server answers (domain/src/api/auth.ts: zone ids are UUIDs)
+const session = {
+  nome: 'Ana Souza',
+  roles: ['tecnico'],
+  zonas: ['0196f5a2-7c1e-7d3a-9b2c-1a2b3c4d5e6f'],
+  exp: 2_000_000_000,
+};
 
 function server(status: number, body: unknown) {
   const calls: { url: string; body: unknown }[] = [];

@@ -29,6 +29,13 @@ export interface Endpoint {
   body?: z.ZodType;
   /** Content types of the body, when not only JSON. */
   consumes?: readonly string[];
+  /**
+   * Parts the route parses itself, in its own order and with its own messages (a file's query depends on the
+   * file; the project form's files are checked before its fields): their schemas here only document them.
+   */
+  readByRoute?: readonly ('query' | 'body')[];
+  /** The largest body accepted, in bytes, when smaller than the server's default (413 past it). */
+  bodyLimit?: number;
   ok: {
     status: 200 | 201 | 204;
     description: string;
@@ -54,9 +61,18 @@ type In<S> = S extends z.ZodType ? z.input<S> : undefined;
 /** What a route's handler is given, parsed. */
 export interface Parsed<E extends Endpoint> {
   params: Out<E['params']>;
-  query: Out<E['query']>;
-  body: E['consumes'] extends readonly ['multipart/form-data', ...string[]] ? unknown : Out<E['body']>;
+  query: ReadByRoute<E, 'query'> extends true ? unknown : Out<E['query']>;
+  body: E['consumes'] extends readonly ['multipart/form-data', ...string[]]
+    ? unknown
+    : ReadByRoute<E, 'body'> extends true
+      ? unknown
+      : Out<E['body']>;
 }
+
+type ReadByRoute<
+  E extends Endpoint,
+  Part extends 'query' | 'body',
+> = E['readByRoute'] extends readonly (infer P)[] ? (Part extends P ? true : false) : false;
 
 /** What the endpoint answers on success, as the client gets it (undefined for a 204 or a file). */
 export type AnswerOf<E extends Endpoint> = E['ok'] extends { answer: infer A } ? Out<A> : undefined;

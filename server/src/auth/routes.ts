@@ -1,8 +1,10 @@
 // POST /api/auth/login, POST /api/auth/logout, GET /api/auth/me.
 import type { FastifyInstance } from 'fastify';
-import { loginSchema } from '@novus/domain/auth';
+import * as api from '@novus/domain/api/auth';
+import { isRole } from '@novus/domain/roles';
 import type { Database } from '../db/database.ts';
-import { parseInput, tooManyRequests, unauthorized } from '../errors.ts';
+import { route } from '../contract.ts';
+import { tooManyRequests, unauthorized } from '../errors.ts';
 import { findUserByLogin, userZonas } from '../modules/usuarios/queries.ts';
 import { displayName, requireSession } from './access.ts';
 import type { LoginLimiter } from './login-limiter.ts';
@@ -19,8 +21,7 @@ export interface AuthDeps {
 }
 
 export async function authRoutes(app: FastifyInstance, { db, tokens, limiter }: AuthDeps): Promise<void> {
-  app.post('/api/auth/login', { bodyLimit: 16 * 1024 }, async (request, reply) => {
-    const input = parseInput(loginSchema, request.body);
+  route(app, null, api.login, async ({ body: input, request, reply }) => {
     if (await limiter.isBlocked(db, input.login, request.ip)) {
       throw tooManyRequests('Muitas tentativas de login. Aguarde alguns minutos e tente novamente.');
     }
@@ -33,7 +34,8 @@ export async function authRoutes(app: FastifyInstance, { db, tokens, limiter }: 
     await limiter.recordSuccess(db, input.login);
     const claims = {
       nome: displayName(user),
-      roles: user.roles,
+      // the database holds only the five roles (usuarios' validation); typed as such for the answer
+      roles: user.roles.filter(isRole),
       zonas: await userZonas(db, user.id),
     };
     const { token, exp } = await tokens.sign(user.id, claims);
@@ -47,14 +49,14 @@ export async function authRoutes(app: FastifyInstance, { db, tokens, limiter }: 
     return { ...claims, exp };
   });
 
-  app.post('/api/auth/logout', async (request, reply) => {
+  route(app, null, api.logout, async ({ request, reply }) => {
     if (request.session) await endSession(db, request.session);
     reply.clearCookie(AUTH_COOKIE, { path: '/' });
-    return reply.status(204).send();
+    return undefined;
   });
 
-  app.get('/api/auth/me', async (request) => {
+  route(app, null, api.me, async ({ request }) => {
     const { nome, roles, zonas, exp } = requireSession(request);
-    return { nome, roles, zonas, exp };
+    return { nome, roles: roles.filter(isRole), zonas, exp };
   });
 }

@@ -1,7 +1,7 @@
 // The back office's API client: any 401 ends the session and sends the user to log in again.
 import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { me } from '../api/auth';
+import { me } from '@novus/domain/api/auth';
 import { ApiClient } from '../api/client';
 import { logError } from '../api/logger';
 import { useShell } from '../shared/services';
@@ -32,7 +32,7 @@ export function BackofficeApiProvider({ children }: { children: ReactNode }) {
 
   // The device session may outlive the server's (expired cookie, roles changed): check once on entry.
   useEffect(() => {
-    me(value.api).then(
+    value.api.call(me, {}).then(
       (claims) => {
         if (JSON.stringify(claims) !== JSON.stringify(session.get())) session.set(claims);
       },

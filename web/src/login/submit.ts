@@ -1,7 +1,7 @@
 // What 'Entrar' runs: the login schema (zod), the call and what the device remembers. Loaded on the first
 // submit, so the login screen shows without zod (issue 13).
 import { loginSchema } from '@novus/domain/auth';
-import { login } from '../api/auth';
+import { login } from '@novus/domain/api/auth';
 import { ApiError, type ApiClient } from '../api/client';
 import { rememberLogin } from '../offline/pendentes-export';
 import type { Session } from '../offline/session';
@@ -29,7 +29,7 @@ export async function submitLogin(
     return { ok: false, errors };
   }
   try {
-    const session = await login(api, parsed.data);
+    const session = await api.call(login, { body: parsed.data });
     rememberLogin(storage, parsed.data.login);
     void requestPersistentStorage().catch(() => false);
     return { ok: true, session };

@@ -5,6 +5,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { unzipSync, type Unzipped } from 'fflate';
+import { importarPendentes, type ImportSummary } from '@novus/domain/api/pendentes';
 import { uploadEnvelopeSchema } from '@novus/domain/flows/flow';
 import { flowOf } from '@novus/domain/flows/registry';
 import {
@@ -14,6 +15,7 @@ import {
   pendentesManifestSchema,
 } from '@novus/domain/pendentes';
 import type { Access } from '../../auth/access.ts';
+import { route } from '../../contract.ts';
 import type { Database } from '../../db/database.ts';
 import { AppError, badRequest, parseInput, tooLarge } from '../../errors.ts';
 import { type BlobStore, NotAnImageError } from '../../storage/blob-store.ts';
@@ -40,27 +42,6 @@ export const IMPORT_TEXTS = {
   badSlot: 'Posição de foto inválida para este fluxo.',
   clash: 'Já existe outro registro com esse identificador.',
 } as const;
-
-export interface ImportRefused {
-  id: string | null;
-  fluxo: string;
-  motivo: string;
-}
-
-export interface ImportSummary {
-  tecnico: string;
-  registros: number;
-  /** New on the server. */
-  criados: number;
-  /** Preloaded points collected by this import. */
-  coletados: number;
-  /** Already on the server (a previous import, or the phone's own sync): nothing stored again. */
-  jaExistentes: number;
-  /** Kept beside a point another device collected first. */
-  concorrentes: number;
-  fotos: number;
-  recusados: ImportRefused[];
-}
 
 function readZip(bytes: Uint8Array, names: (name: string) => boolean): Unzipped {
   try {
@@ -144,92 +125,88 @@ export async function importPendentesRoutes(
     return { kind: outcome.kind, fotos: outcome.kind === 'replay' ? 0 : fotos.length };
   }
 
-  app.post(
-    '/api/pendentes/importar',
-    { preHandler: access.allow('administrador') },
-    async (request): Promise<ImportSummary> => {
-      if (!request.isMultipart()) throw badRequest(IMPORT_TEXTS.noFile);
-      let login: string | undefined;
-      let zip: Uint8Array | undefined;
-      for await (const part of request.parts({ limits: { fileSize: MAX_ZIP_BYTES, files: 1, fields: 5 } })) {
-        if (part.type === 'field') {
-          if (part.fieldname === 'tecnico' && typeof part.value === 'string' && part.value.trim() !== '') {
-            login = part.value.trim();
-          }
-          continue;
+  route(app, access, importarPendentes, async ({ request }) => {
+    if (!request.isMultipart()) throw badRequest(IMPORT_TEXTS.noFile);
+    let login: string | undefined;
+    let zip: Uint8Array | undefined;
+    for await (const part of request.parts({ limits: { fileSize: MAX_ZIP_BYTES, files: 1, fields: 5 } })) {
+      if (part.type === 'field') {
+        if (part.fieldname === 'tecnico' && typeof part.value === 'string' && part.value.trim() !== '') {
+          login = part.value.trim();
         }
-        if (part.fieldname !== 'arquivo') {
-          part.file.resume();
-          continue;
-        }
-        const buffer = await part.toBuffer().catch((error: unknown) => {
-          if (part.file.truncated) throw tooLarge(IMPORT_TEXTS.tooLarge);
-          throw error;
-        });
+        continue;
+      }
+      if (part.fieldname !== 'arquivo') {
+        part.file.resume();
+        continue;
+      }
+      const buffer = await part.toBuffer().catch((error: unknown) => {
         if (part.file.truncated) throw tooLarge(IMPORT_TEXTS.tooLarge);
-        zip = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
-      }
-      if (!zip || zip.byteLength === 0) throw badRequest(IMPORT_TEXTS.noFile);
-
-      const manifest = readManifest(zip);
-      const who = login ?? manifest.tecnico.login;
-      if (!who) throw badRequest(IMPORT_TEXTS.noTecnico);
-      const user = await findUserByLogin(db, who);
-      if (!user) throw badRequest(IMPORT_TEXTS.tecnicoNotFound(who));
-      if (!user.roles.includes('tecnico') && !user.roles.includes('administrador')) {
-        throw badRequest(IMPORT_TEXTS.notUploader(who));
-      }
-
-      const summary: ImportSummary = {
-        tecnico: user.login,
-        registros: manifest.registros.length,
-        criados: 0,
-        coletados: 0,
-        jaExistentes: 0,
-        concorrentes: 0,
-        fotos: 0,
-        recusados: [],
-      };
-      const count = {
-        created: 'criados',
-        collected: 'coletados',
-        replay: 'jaExistentes',
-        competing: 'concorrentes',
-      } as const;
-      // In collection order, as the sync sends them.
-      const ordered = [...manifest.registros].sort(
-        (a, b) => Number(a.campos.dataHora ?? 0) - Number(b.campos.dataHora ?? 0),
-      );
-      for (const pendente of ordered) {
-        const photos = sweeper.request();
-        try {
-          const result = await importOne(zip, pendente, user.id, photos.stored);
-          summary[count[result.kind]] += 1;
-          summary.fotos += result.fotos;
-        } catch (error) {
-          if (!(error instanceof AppError)) throw error;
-          summary.recusados.push({
-            id: pendente.campos.id ?? null,
-            fluxo: pendente.fluxo,
-            motivo: error.message,
-          });
-        } finally {
-          await photos
-            .sweep()
-            .catch((error: unknown) => request.log.error({ err: error }, 'photo sweep failed'));
-        }
-      }
-      // The records are the technician's, each stored in its own transaction as a sync stores it; the import is
-      // the administrador's act, in the audit log with what it did.
-      await recordAuditoria(db, {
-        usuario: access.actor(request).id,
-        entidade: 'pendentes',
-        entidadeId: user.login,
-        acao: 'importar',
-        antes: null,
-        depois: { ...summary, recusados: summary.recusados.length },
+        throw error;
       });
-      return summary;
-    },
-  );
+      if (part.file.truncated) throw tooLarge(IMPORT_TEXTS.tooLarge);
+      zip = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+    }
+    if (!zip || zip.byteLength === 0) throw badRequest(IMPORT_TEXTS.noFile);
+
+    const manifest = readManifest(zip);
+    const who = login ?? manifest.tecnico.login;
+    if (!who) throw badRequest(IMPORT_TEXTS.noTecnico);
+    const user = await findUserByLogin(db, who);
+    if (!user) throw badRequest(IMPORT_TEXTS.tecnicoNotFound(who));
+    if (!user.roles.includes('tecnico') && !user.roles.includes('administrador')) {
+      throw badRequest(IMPORT_TEXTS.notUploader(who));
+    }
+
+    const summary: ImportSummary = {
+      tecnico: user.login,
+      registros: manifest.registros.length,
+      criados: 0,
+      coletados: 0,
+      jaExistentes: 0,
+      concorrentes: 0,
+      fotos: 0,
+      recusados: [],
+    };
+    const count = {
+      created: 'criados',
+      collected: 'coletados',
+      replay: 'jaExistentes',
+      competing: 'concorrentes',
+    } as const;
+    // In collection order, as the sync sends them.
+    const ordered = [...manifest.registros].sort(
+      (a, b) => Number(a.campos.dataHora ?? 0) - Number(b.campos.dataHora ?? 0),
+    );
+    for (const pendente of ordered) {
+      const photos = sweeper.request();
+      try {
+        const result = await importOne(zip, pendente, user.id, photos.stored);
+        summary[count[result.kind]] += 1;
+        summary.fotos += result.fotos;
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        summary.recusados.push({
+          id: pendente.campos.id ?? null,
+          fluxo: pendente.fluxo,
+          motivo: error.message,
+        });
+      } finally {
+        await photos
+          .sweep()
+          .catch((error: unknown) => request.log.error({ err: error }, 'photo sweep failed'));
+      }
+    }
+    // The records are the technician's, each stored in its own transaction as a sync stores it; the import is
+    // the administrador's act, in the audit log with what it did.
+    await recordAuditoria(db, {
+      usuario: access.actor(request).id,
+      entidade: 'pendentes',
+      entidadeId: user.login,
+      acao: 'importar',
+      antes: null,
+      depois: { ...summary, recusados: summary.recusados.length },
+    });
+    return summary;
+  });
 }

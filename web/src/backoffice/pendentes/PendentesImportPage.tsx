@@ -15,7 +15,7 @@ import {
 import { FLOW_BY_KEY } from '@novus/domain/flows/registry';
 import { FLUXOS, type Fluxo } from '@novus/domain/flows/keys';
 import { ApiError } from '../../api/client';
-import { importPendentes, type ImportSummary } from '../../api/pendentes';
+import { importarPendentes, type ImportSummary } from '@novus/domain/api/pendentes';
 import { useBackofficeApi } from '../backoffice-api';
 
 export const PENDENTES_TEXT = {
@@ -59,7 +59,11 @@ export function PendentesImportPage() {
     }
     setSending(true);
     try {
-      setSummary(await importPendentes(api, arquivo, tecnico));
+      const form = new FormData();
+      // `tecnico`: the collector's login, when the file does not say (or says wrong)
+      if (tecnico.trim() !== '') form.append('tecnico', tecnico.trim());
+      form.append('arquivo', arquivo);
+      setSummary(await api.call(importarPendentes, { body: form }));
     } catch (cause) {
       if (!(cause instanceof ApiError && cause.status >= 400 && cause.status < 500)) {
         log('Falha ao importar pendentes', cause instanceof Error ? cause.message : String(cause));
