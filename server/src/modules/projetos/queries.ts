@@ -149,9 +149,18 @@ export async function replaceZonas(tx: Queryable, projetoId: string, zonas: Zona
     [projetoId],
   );
   const unused = new Map(existing.map((zona) => [zona.id, zona.label]));
-  const withIds = zonas.map((zona) => {
+  // Several zones may share a label (IBGE names every island of a municipality alike): of those, the one the new
+  // polygon overlaps most, so a technician's island stays theirs whatever order the file lists the islands in.
+  const sameLabel = await tx.query<{ index: number; id: string }>(
+    `SELECT n.index::int AS index, z.id FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS n(zona, index)
+     JOIN zonas z ON z.projeto = $1 AND z.label = n.zona->>'label'
+     ORDER BY n.index, ST_Area(ST_Intersection(z.geom,
+       ST_SetSRID(ST_GeomFromGeoJSON((n.zona->'poligono2')::text), 4326))) DESC, z.id`,
+    [projetoId, JSON.stringify(zonas.map((zona) => ({ label: zona.label, poligono2: zona.poligono2 })))],
+  );
+  const withIds = zonas.map((zona, index) => {
     let id = zona._id && unused.has(zona._id) ? zona._id : undefined;
-    id ??= [...unused].find(([, label]) => label === zona.label)?.[0];
+    id ??= sameLabel.find((match) => match.index === index + 1 && unused.has(match.id))?.id;
     if (id) unused.delete(id);
     return { id: id ?? null, label: zona.label, poligono2: zona.poligono2 };
   });
