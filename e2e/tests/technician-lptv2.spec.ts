@@ -168,6 +168,14 @@ test('finds an LPT Agiltec record in a 5,000-row list offline, collects it and s
   await expect(rows.first()).toContainText('Coletado, não enviado');
   await screenshot(page, 'tecnico-lptv2-coletado');
 
+  // The same record chosen from the pending list (Levantamento): its own screen, read-only, readable on a phone
+  await page.goto('/levantamento');
+  await page.getByRole('link', { name: /LPT Agiltec OS 7777/ }).click();
+  await expect(page).toHaveURL(/\/lptv2\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('radio', { name: 'Em construção' })).toBeChecked();
+  await expectAccessible(page, 'lptv2 registro do levantamento');
+  await screenshot(page, 'tecnico-lptv2-registro-levantamento');
+
   await page.goto('/');
   await expect(home.pendentes('LPT Agiltec', 1)).toBeVisible();
   await home.compactar.click();
