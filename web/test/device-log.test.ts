@@ -1,5 +1,6 @@
 // Technician-side failures for the server's log (SPEC.md 8): kept on the device while offline, sent once, in order.
 import { describe, expect, it } from 'vitest';
+import { MemoryStorage } from './support/memory-storage';
 import {
   DEVICE_FAILURE,
   DEVICE_LOG_KEY,
@@ -7,30 +8,6 @@ import {
   DeviceLog,
   type SendLog,
 } from '../src/offline/device-log';
-
-class MemoryStorage implements Storage {
-  private readonly items = new Map<string, string>();
-  refuse = false;
-  get length() {
-    return this.items.size;
-  }
-  clear() {
-    this.items.clear();
-  }
-  getItem(key: string) {
-    return this.items.get(key) ?? null;
-  }
-  key(index: number) {
-    return [...this.items.keys()][index] ?? null;
-  }
-  removeItem(key: string) {
-    this.items.delete(key);
-  }
-  setItem(key: string, value: string) {
-    if (this.refuse) throw new DOMException('cheio', 'QuotaExceededError');
-    this.items.set(key, value);
-  }
-}
 
 /** A server that answers while `online`, recording what arrived. */
 function server() {

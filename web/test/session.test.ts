@@ -1,27 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { MemoryStorage } from './support/memory-storage';
 import { SESSION_KEY, SessionStore } from '../src/offline/session';
-
-class MemoryStorage implements Storage {
-  private readonly items = new Map<string, string>();
-  get length() {
-    return this.items.size;
-  }
-  clear() {
-    this.items.clear();
-  }
-  getItem(key: string) {
-    return this.items.get(key) ?? null;
-  }
-  key(index: number) {
-    return [...this.items.keys()][index] ?? null;
-  }
-  removeItem(key: string) {
-    this.items.delete(key);
-  }
-  setItem(key: string, value: string) {
-    this.items.set(key, value);
-  }
-}
 
 const NOW = Date.UTC(2026, 10, 22, 12);
 const claims = { nome: 'Ana Souza', roles: ['tecnico'], zonas: ['z1'], exp: NOW / 1000 + 3600 };
