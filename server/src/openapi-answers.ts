@@ -3,7 +3,6 @@
 // domain types an answer, the schema `satisfies` that type, so the compiler refuses a schema that drifts from it.
 import type { Arquivo, DataItem, Extracao, Produtividade, RelatorioTecnico } from '@novus/domain/export/api';
 import { FLUXOS } from '@novus/domain/flows/keys';
-import { PRELOADED_FLOWS } from '@novus/domain/flows/registry';
 import type { EstatisticaItem, MapaProjeto } from '@novus/domain/mapa/api';
 import { ROLES } from '@novus/domain/roles';
 import { z } from '@novus/domain/zod';
@@ -12,12 +11,6 @@ const uuid = z.uuid();
 const fluxo = z.enum(FLUXOS);
 const idNome = z.object({ _id: uuid, nome: z.string() });
 const latLng = z.object({ lat: z.number(), lng: z.number() });
-const point = z
-  .object({ type: z.literal('Point'), coordinates: z.array(z.number()).length(2) })
-  .describe('Ponto GeoJSON [lng, lat].');
-const polygon = z
-  .object({ type: z.literal('Polygon'), coordinates: z.array(z.array(z.array(z.number()))) })
-  .describe('Polígono GeoJSON.');
 
 /** A file download or a stream: bytes, not JSON. */
 export const binaryAnswer = z.string().meta({ format: 'binary' });
@@ -51,73 +44,6 @@ export const configAnswer = z.object({
     })
     .describe('Camadas de mapa.'),
 });
-
-const fluxos = z.array(fluxo);
-const zonaAnswer = z.object({
-  _id: uuid,
-  label: z.string(),
-  poligono: z.array(latLng).describe('O anel externo do polígono.'),
-  poligono2: polygon,
-});
-
-export const projetoSummaryAnswer = z
-  .object({
-    _id: uuid,
-    nome: z.string(),
-    cliente: idNome,
-    fluxos,
-    fuso: z.number().int().nullable().describe('Fuso UTM (18 a 25).'),
-    disponivelInterpres: z.boolean(),
-  })
-  .describe('Projeto (resumo)');
-
-export const projetoByClienteAnswer = projetoSummaryAnswer
-  .extend({ zonas: z.array(z.object({ _id: uuid, label: z.string() })) })
-  .describe('Projeto do cliente');
-
-export const projetoOfUserAnswer = z
-  .object({
-    _id: uuid,
-    nome: z.string(),
-    zonas: z.array(zonaAnswer).describe('Só as zonas do usuário.'),
-    fluxos,
-    imagensMapa: z.array(z.unknown()),
-    fuso: z.number().int().nullable(),
-    limiteDownload: z.number().int().nullable(),
-  })
-  .describe('Projeto do usuário');
-
-/** A preloaded point: its file's columns at the top level, plus these. */
-const pontoAnswer = z
-  .looseObject({
-    _id: uuid,
-    coordenadas: z.array(z.number()).length(2).optional().describe('[lat, lng], quando o ponto tem posição.'),
-    localizacao: point.optional(),
-    coletado: z.boolean(),
-    carregadoBackoffice: z.boolean(),
-  })
-  .describe('Ponto pré-carregado (as colunas do arquivo, mais estes campos).');
-
-export const projetoDetailAnswer = z
-  .object({
-    _id: uuid,
-    nome: z.string(),
-    cliente: uuid,
-    fluxos,
-    fuso: z.number().int().nullable(),
-    disponivelInterpres: z.boolean(),
-    limiteDownload: z.number().int().nullable(),
-    imagensMapa: z.array(z.unknown()),
-    zonas: z.array(zonaAnswer),
-    // The preloaded points of each flow, under the field name of the project form (pontosIP, ...).
-    ...Object.fromEntries(
-      PRELOADED_FLOWS.map((flow) => [
-        flow.preload.formField,
-        z.array(pontoAnswer).describe(`Os pontos pré-carregados de ${flow.labels.record}.`),
-      ]),
-    ),
-  })
-  .describe('Projeto');
 
 export const usuarioSummaryAnswer = z
   .object({

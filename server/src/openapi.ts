@@ -12,7 +12,6 @@ import type { Endpoint } from '@novus/domain/api/contract';
 import { decimalSchema } from '@novus/domain/export/decimal';
 import { periodoSchema } from '@novus/domain/export/periodo';
 import { FLOWS } from '@novus/domain/flows/registry';
-import { projetoFieldsSchema } from '@novus/domain/projeto';
 import { ROLES, type Role } from '@novus/domain/roles';
 import { usuarioCreateSchema, usuarioUpdateSchema } from '@novus/domain/usuario';
 import { z } from '@novus/domain/zod';
@@ -73,7 +72,6 @@ const created = (what: string, answer: z.ZodType): RouteDoc['ok'] => ({
   description: what,
   answer,
 });
-const FORM = ['multipart/form-data', 'application/x-www-form-urlencoded'];
 
 /** A file route's query with the decimal separator of the CSV it writes (its refinements checked by the route). */
 const comDecimal = (query: z.ZodObject) => z.object({ ...query.shape, ...decimalSchema.shape });
@@ -100,48 +98,6 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     ok: id('A configuração.', answers.configAnswer),
   },
 
-  'GET /api/projeto': {
-    tag: 'projetos',
-    summary: 'Lista os projetos visíveis ao usuário.',
-    ok: id('Os projetos.', z.array(answers.projetoSummaryAnswer)),
-  },
-  'GET /api/projeto/:id': {
-    tag: 'projetos',
-    summary: 'Um projeto, com zonas e pontos.',
-    ok: id('O projeto.', answers.projetoDetailAnswer),
-  },
-  'GET /api/projeto/getByUser': {
-    tag: 'projetos',
-    summary: 'Os projetos do usuário da sessão (técnicos: os das suas zonas).',
-    ok: id('Os projetos.', z.array(answers.projetoOfUserAnswer)),
-  },
-  'GET /api/projeto/getByCliente/:clienteId': {
-    tag: 'projetos',
-    summary: 'Os projetos de um cliente.',
-    ok: id('Os projetos.', z.array(answers.projetoByClienteAnswer)),
-  },
-  'POST /api/projeto': {
-    tag: 'projetos',
-    summary: 'Cadastra um projeto (com o KML de zonas e a planilha de pontos).',
-    body: projetoFieldsSchema,
-    consumes: FORM,
-    ok: created('O projeto cadastrado.', answers.projetoDetailAnswer),
-    errors: [409, 413],
-  },
-  'PUT /api/projeto/:id': {
-    tag: 'projetos',
-    summary: 'Altera um projeto.',
-    body: projetoFieldsSchema,
-    consumes: FORM,
-    ok: id('O projeto alterado.', answers.projetoDetailAnswer),
-    errors: [409, 413],
-  },
-  'DELETE /api/projeto/:id': {
-    tag: 'projetos',
-    summary: 'Exclui um projeto.',
-    ok: id('Excluído.', answers.deletedAnswer),
-    errors: [409],
-  },
   'GET /api/projeto/:id/mapa': {
     tag: 'mapa',
     summary: 'Os pontos do projeto no mapa, em forma compacta, camada por camada.',

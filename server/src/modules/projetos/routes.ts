@@ -1,10 +1,14 @@
-// /api/projeto: administration by the administrador; reads by role and ownership; getByUser for technicians.
+// /api/projeto: administration by the administrador; reads by role and ownership; getByUser for technicians
+// (domain/src/api/projetos.ts).
 import type { FastifyInstance } from 'fastify';
+import * as api from '@novus/domain/api/projetos';
+import { isFluxo } from '@novus/domain/flows/keys';
 import { PRELOADED_FLOWS } from '@novus/domain/flows/registry';
 import { type Access, ensure, policies, projetoScope } from '../../auth/access.ts';
+import { route } from '../../contract.ts';
 import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { badRequest, conflict, notFound, parseId } from '../../errors.ts';
+import { badRequest, conflict, notFound } from '../../errors.ts';
 import { startProjetoAudit } from '../auditoria/projeto-audit.ts';
 import { projetoValores, recordAuditoria } from '../auditoria/queries.ts';
 import { getCliente } from '../clientes/queries.ts';
@@ -29,8 +33,9 @@ import {
 } from './queries.ts';
 
 const NOT_FOUND = 'Projeto não encontrado.';
-/** Zones and point files make big forms; the browser refuses files past their own limits first. */
-const FORM_LIMIT = 40 * 1024 * 1024;
+
+/** The project's flows, typed: written only through projetoFieldsSchema, which admits flow keys alone. */
+const fluxosOf = (row: Pick<ProjetoRow, 'fluxos'>) => row.fluxos.filter(isFluxo);
 
 function zonaJson(zona: ZonaRow) {
   const outer = zona.poligono2.coordinates[0] ?? [];
@@ -64,7 +69,7 @@ function projetoSummary(row: ProjetoRow) {
     _id: row.id,
     nome: row.nome,
     cliente: { _id: row.cliente, nome: row.cliente_nome },
-    fluxos: row.fluxos,
+    fluxos: fluxosOf(row),
     fuso: row.fuso,
     disponivelInterpres: row.disponivel_interpres,
   };
@@ -83,7 +88,7 @@ export async function projetoRoutes(app: FastifyInstance, { db, access }: { db: 
       _id: row.id,
       nome: row.nome,
       cliente: row.cliente,
-      fluxos: row.fluxos,
+      fluxos: fluxosOf(row),
       fuso: row.fuso,
       disponivelInterpres: row.disponivel_interpres,
       limiteDownload: row.limite_download,
@@ -125,7 +130,7 @@ export async function projetoRoutes(app: FastifyInstance, { db, access }: { db: 
     }
   }
 
-  app.get('/api/projeto/getByUser', { preHandler: access.allow() }, async (request) => {
+  route(app, access, api.listProjetosOfUser, async ({ request }) => {
     const actor = access.actor(request);
     const projetos = await listProjetosOfUser(db, actor.id);
     const zonas = await listZonas(
@@ -137,100 +142,75 @@ export async function projetoRoutes(app: FastifyInstance, { db, access }: { db: 
       _id: projeto.id,
       nome: projeto.nome,
       zonas: zonas.filter((zona) => zona.projeto === projeto.id).map(zonaJson),
-      fluxos: projeto.fluxos,
+      fluxos: fluxosOf(projeto),
       imagensMapa: projeto.imagens_mapa,
       fuso: projeto.fuso,
       limiteDownload: projeto.limite_download,
     }));
   });
 
-  app.get<{ Params: { clienteId: string } }>(
-    '/api/projeto/getByCliente/:clienteId',
-    { preHandler: access.allow('administrador', 'supervisor') },
-    async (request) => {
-      const clienteId = parseId(request.params.clienteId, 'Identificador de cliente');
-      ensure(policies.readCliente(access.actor(request), clienteId));
-      const projetos = await listProjetosByCliente(db, clienteId);
-      const zonas = await listZonas(
-        db,
-        projetos.map((projeto) => projeto.id),
-      );
-      return projetos.map((projeto) => ({
-        ...projetoSummary(projeto),
-        zonas: zonas
-          .filter((zona) => zona.projeto === projeto.id)
-          .map((zona) => ({ _id: zona.id, label: zona.label })),
-      }));
-    },
+  route(app, access, api.listProjetosByCliente, async ({ params: { clienteId }, request }) => {
+    ensure(policies.readCliente(access.actor(request), clienteId));
+    const projetos = await listProjetosByCliente(db, clienteId);
+    const zonas = await listZonas(
+      db,
+      projetos.map((projeto) => projeto.id),
+    );
+    return projetos.map((projeto) => ({
+      ...projetoSummary(projeto),
+      zonas: zonas
+        .filter((zona) => zona.projeto === projeto.id)
+        .map((zona) => ({ _id: zona.id, label: zona.label })),
+    }));
+  });
+
+  route(app, access, api.listProjetos, async ({ request }) =>
+    (await listProjetos(db, projetoScope(access.actor(request)))).map(projetoSummary),
   );
 
-  app.get(
-    '/api/projeto',
-    { preHandler: access.allow('administrador', 'supervisor', 'interpretador', 'externo') },
-    async (request) => (await listProjetos(db, projetoScope(access.actor(request)))).map(projetoSummary),
-  );
+  route(app, access, api.getProjeto, async ({ params, request }) => {
+    const row = await getProjeto(db, params.id);
+    if (!row) throw notFound(NOT_FOUND);
+    ensure(
+      policies.readProjeto(access.actor(request), {
+        cliente: row.cliente,
+        disponivelInterpres: row.disponivel_interpres,
+      }),
+    );
+    return projetoDetail(row);
+  });
 
-  app.get<{ Params: { id: string } }>(
-    '/api/projeto/:id',
-    { preHandler: access.allow('administrador', 'supervisor', 'interpretador', 'externo') },
-    async (request) => {
-      const row = await getProjeto(db, parseId(request.params.id, 'Identificador de projeto'));
-      if (!row) throw notFound(NOT_FOUND);
-      ensure(
-        policies.readProjeto(access.actor(request), {
-          cliente: row.cliente,
-          disponivelInterpres: row.disponivel_interpres,
-        }),
-      );
-      return projetoDetail(row);
-    },
-  );
+  route(app, access, api.createProjeto, async ({ body, request }) => {
+    const id = await save(await readProjetoInput(body), undefined, access.actor(request).id);
+    const row = await getProjeto(db, id);
+    if (!row) throw notFound(NOT_FOUND);
+    return projetoDetail(row);
+  });
 
-  app.post(
-    '/api/projeto',
-    { preHandler: access.allow('administrador'), bodyLimit: FORM_LIMIT },
-    async (request, reply) => {
-      const id = await save(await readProjetoInput(request.body), undefined, access.actor(request).id);
-      const row = await getProjeto(db, id);
-      if (!row) throw notFound(NOT_FOUND);
-      return reply.status(201).send(await projetoDetail(row));
-    },
-  );
+  route(app, access, api.updateProjeto, async ({ params: { id }, body, request }) => {
+    await save(await readProjetoInput(body), id, access.actor(request).id);
+    const row = await getProjeto(db, id);
+    if (!row) throw notFound(NOT_FOUND);
+    return projetoDetail(row);
+  });
 
-  app.put<{ Params: { id: string } }>(
-    '/api/projeto/:id',
-    { preHandler: access.allow('administrador'), bodyLimit: FORM_LIMIT },
-    async (request) => {
-      const id = parseId(request.params.id, 'Identificador de projeto');
-      await save(await readProjetoInput(request.body), id, access.actor(request).id);
-      const row = await getProjeto(db, id);
-      if (!row) throw notFound(NOT_FOUND);
-      return projetoDetail(row);
-    },
-  );
-
-  app.delete<{ Params: { id: string } }>(
-    '/api/projeto/:id',
-    { preHandler: access.allow('administrador') },
-    async (request) => {
-      const id = parseId(request.params.id, 'Identificador de projeto');
-      return db.transaction(async (tx) => {
-        // Losing nothing comes first: a project whose records technicians collected is not deleted.
-        if ((await countRegistrosDeCampo(tx, id)) > 0) {
-          throw conflict('O projeto tem registros coletados em campo e não pode ser excluído.');
-        }
-        const antes = await projetoValores(tx, id);
-        if (!(await deleteProjeto(tx, id))) throw notFound(NOT_FOUND);
-        await recordAuditoria(tx, {
-          usuario: access.actor(request).id,
-          entidade: 'projeto',
-          entidadeId: id,
-          acao: 'excluir',
-          antes,
-          depois: null,
-        });
-        return { _id: id };
+  route(app, access, api.deleteProjeto, async ({ params: { id }, request }) =>
+    db.transaction(async (tx) => {
+      // Losing nothing comes first: a project whose records technicians collected is not deleted.
+      if ((await countRegistrosDeCampo(tx, id)) > 0) {
+        throw conflict('O projeto tem registros coletados em campo e não pode ser excluído.');
+      }
+      const antes = await projetoValores(tx, id);
+      if (!(await deleteProjeto(tx, id))) throw notFound(NOT_FOUND);
+      await recordAuditoria(tx, {
+        usuario: access.actor(request).id,
+        entidade: 'projeto',
+        entidadeId: id,
+        acao: 'excluir',
+        antes,
+        depois: null,
       });
-    },
+      return { _id: id };
+    }),
   );
 }

@@ -2,7 +2,7 @@
 // load failure, and one bar with 'Projeto' followed by the screen's own choices (days, filters).
 import type { ReactNode } from 'react';
 import { Alert, Paper, Stack, Typography } from '@mui/material';
-import type { ProjetoSummary } from '../../api/projeto';
+import type { ProjetoSummary } from '@novus/domain/api/projetos';
 import { ProjetoSelect } from './ProjetoSelect';
 import type { Load } from './use-api-load';
 

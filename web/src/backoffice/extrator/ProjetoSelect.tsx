@@ -1,6 +1,6 @@
 // 'Projeto': the projects the user may see, chosen by name.
 import { MenuItem, TextField } from '@mui/material';
-import type { ProjetoSummary } from '../../api/projeto';
+import type { ProjetoSummary } from '@novus/domain/api/projetos';
 import type { Load } from './use-api-load';
 
 interface Props {

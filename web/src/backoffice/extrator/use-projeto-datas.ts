@@ -1,7 +1,7 @@
 // The first two steps of the Extrator and Relatórios screens: the user's projects, the chosen one, its days.
 import { useState } from 'react';
 import { listDatas } from '../../api/extrator';
-import { listProjetos, type ProjetoSummary } from '../../api/projeto';
+import { listProjetos, type ProjetoSummary } from '@novus/domain/api/projetos';
 import { isoDate } from './datas';
 import { LOAD_FAILURE } from './messages';
 import { useApiLoad, type Load } from './use-api-load';
@@ -17,7 +17,7 @@ export interface ProjetoDatas {
 
 export function useProjetoDatas(): ProjetoDatas {
   // GET /api/projeto answers only the projects the user may see (SPEC.md section 6).
-  const projetos = useApiLoad('projetos', listProjetos, LOAD_FAILURE.projetos);
+  const projetos = useApiLoad('projetos', (api) => api.call(listProjetos, {}), LOAD_FAILURE.projetos);
   const [projetoId, setProjetoId] = useState('');
   const datas = useApiLoad(
     projetoId === '' ? null : projetoId,

@@ -16,12 +16,13 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
+import { createProjeto, getProjeto, updateProjeto } from '@novus/domain/api/projetos';
 import { FLUXOS } from '@novus/domain/flows/keys';
 import { FLUXO_FORM_LABELS, PRELOADED_FLOWS } from '@novus/domain/flows/registry';
 import { decodeTextFile } from '@novus/domain/geo/text-file';
 import { FUSOS } from '@novus/domain/geo/utm';
 import { getTileConfig } from '../../api/tiles-config';
-import { createProjeto, getProjeto, updateProjeto } from '../../api/projeto';
+import { projetoDetail } from '../../api/projeto';
 import { ProjetoMap } from '../../map/ProjetoMap';
 import { useBackofficeApi } from '../backoffice-api';
 import { serverMessageOr } from '../server-message';
@@ -70,7 +71,7 @@ export function ProjetoForm() {
   }, [api, log]);
 
   const loading = useRecordLoad(projetoId, {
-    fetch: (id) => getProjeto(api, id),
+    fetch: async (id) => projetoDetail(await api.call(getProjeto, { params: { id } })),
     loaded: (projeto) => dispatch({ type: 'loaded', projeto }),
     failure: { log: 'Falha ao carregar projeto', text: PROJETO_TEXT.loadFailed },
     onNotice: setNotice,
@@ -103,12 +104,15 @@ export function ProjetoForm() {
     setSending(true);
     try {
       if (projetoId === undefined) {
-        await createProjeto(api, projetoFormBody(state));
+        await api.call(createProjeto, { body: projetoFormBody(state) });
         dispatch({ type: 'reset' });
         setNotice({ severity: 'success', text: PROJETO_TEXT.created });
       } else {
-        const saved = await updateProjeto(api, projetoId, projetoFormBody(state, projetoId));
-        dispatch({ type: 'loaded', projeto: saved });
+        const saved = await api.call(updateProjeto, {
+          params: { id: projetoId },
+          body: projetoFormBody(state, projetoId),
+        });
+        dispatch({ type: 'loaded', projeto: projetoDetail(saved) });
         setNotice({ severity: 'success', text: PROJETO_TEXT.updated });
       }
     } catch (error) {

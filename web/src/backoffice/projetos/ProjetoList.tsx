@@ -1,7 +1,7 @@
 // 'Lista de Projetos': grid of Nome with edit and delete (SPEC.md section 2).
 import { useCallback } from 'react';
 import type { GridColDef } from '@mui/x-data-grid';
-import { deleteProjeto, listProjetos, type ProjetoSummary } from '../../api/projeto';
+import { deleteProjeto, listProjetos, type ProjetoSummary } from '@novus/domain/api/projetos';
 import { useBackofficeApi } from '../backoffice-api';
 import { ResourceList, type ResourceListTexts } from '../shared/ResourceList';
 import { PROJETO_TEXT } from './messages';
@@ -19,8 +19,13 @@ const COLUMNS: GridColDef<ProjetoSummary>[] = [{ field: 'nome', headerName: 'Nom
 
 export function ProjetoList() {
   const { api } = useBackofficeApi();
-  const load = useCallback(() => listProjetos(api), [api]);
-  const remove = useCallback((projeto: ProjetoSummary) => deleteProjeto(api, projeto._id), [api]);
+  const load = useCallback(() => api.call(listProjetos, {}), [api]);
+  const remove = useCallback(
+    async (projeto: ProjetoSummary) => {
+      await api.call(deleteProjeto, { params: { id: projeto._id } });
+    },
+    [api],
+  );
   return (
     <ResourceList
       basePath="/backoffice/projeto"

@@ -2,10 +2,10 @@
 // period, with per-flow statistics, kept live as the devices send records (SPEC.md section 2 'Supervisor').
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Alert, Box, LinearProgress, MenuItem, Stack, TextField } from '@mui/material';
+import { listProjetos } from '@novus/domain/api/projetos';
 import { FLUXOS, type Fluxo } from '@novus/domain/flows/keys';
 import type { MapaProjeto } from '@novus/domain/mapa/api';
 import { getEstatistica, getMapa } from '../../api/mapa';
-import { listProjetos } from '../../api/projeto';
 import { getTileConfig } from '../../api/tiles-config';
 import { useBackofficeApi } from '../backoffice-api';
 import { LOAD_FAILURE } from '../extrator/messages';
@@ -29,7 +29,7 @@ const ESTATISTICA_REFRESH_MS = 500;
 const TODOS = 'todos';
 
 export function SupervisorPage() {
-  const projetos = useApiLoad('projetos', listProjetos, LOAD_FAILURE.projetos);
+  const projetos = useApiLoad('projetos', (api) => api.call(listProjetos, {}), LOAD_FAILURE.projetos);
   const [projetoId, setProjetoId] = useState('');
   const [filtros, setFiltros] = useScopedChoice<FiltrosEscolhidos>(projetoId, TODOS_FILTROS);
   const [clusterizar, setClusterizar] = useState(true);

@@ -17,7 +17,7 @@ import {
   Typography,
 } from '@mui/material';
 import { ROLE_LABELS, ROLES } from '@novus/domain/roles';
-import { listProjetosByCliente, type ProjetoByCliente } from '../../api/projeto';
+import { listProjetosByCliente, type ProjetoByCliente } from '@novus/domain/api/projetos';
 import { createUsuario, getUsuario, updateUsuario } from '../../api/usuario';
 import { useBackofficeApi } from '../backoffice-api';
 import { serverMessageOr } from '../server-message';
@@ -62,7 +62,7 @@ export function UsuarioForm() {
     if (!tecnico || state.cliente === '') return;
     const cliente = state.cliente;
     let active = true;
-    listProjetosByCliente(api, cliente).then(
+    api.call(listProjetosByCliente, { params: { clienteId: cliente } }).then(
       (list) => active && setProjetos({ cliente, projetos: list }),
       (error: unknown) => {
         if (!active) return;

@@ -1,0 +1,188 @@
+// /api/projeto (SPEC.md 7 'Projects'): reads by role and ownership, writes by the administrador, and getByUser, the
+// projects a device downloads.
+import { FLUXOS } from '../flows/keys.ts';
+import { PRELOADED_FLOWS } from '../flows/registry.ts';
+import { projetoFieldsSchema } from '../projeto.ts';
+import { z } from '../zod.ts';
+import { deletedAnswer, endpoint, uuid, uuidParam } from './contract.ts';
+
+const fluxos = z.array(z.enum(FLUXOS));
+const idNome = z.object({ _id: uuid, nome: z.string() });
+const latLng = z.object({ lat: z.number(), lng: z.number() });
+const point = z
+  .object({ type: z.literal('Point'), coordinates: z.array(z.number()).length(2) })
+  .describe('Ponto GeoJSON [lng, lat].');
+const polygon = z
+  .object({ type: z.literal('Polygon'), coordinates: z.array(z.array(z.array(z.number()))) })
+  .describe('Polígono GeoJSON.');
+
+const zonaAnswer = z.object({
+  _id: uuid,
+  label: z.string(),
+  poligono: z.array(latLng).describe('O anel externo do polígono.'),
+  poligono2: polygon,
+});
+
+const projetoSummaryAnswer = z
+  .object({
+    _id: uuid,
+    nome: z.string(),
+    cliente: idNome,
+    fluxos,
+    fuso: z.number().int().nullable().describe('Fuso UTM (18 a 25).'),
+    disponivelInterpres: z.boolean(),
+  })
+  .describe('Projeto (resumo)');
+
+/** A preloaded point: its file's columns at the top level, plus these. */
+const pontoAnswer = z
+  .looseObject({
+    _id: uuid,
+    coordenadas: z.array(z.number()).length(2).optional().describe('[lat, lng], quando o ponto tem posição.'),
+    localizacao: point.optional(),
+    coletado: z.boolean(),
+    carregadoBackoffice: z.boolean(),
+  })
+  .describe('Ponto pré-carregado (as colunas do arquivo, mais estes campos).');
+
+const projetoDetailAnswer = z
+  .object({
+    _id: uuid,
+    nome: z.string(),
+    cliente: uuid,
+    fluxos,
+    fuso: z.number().int().nullable(),
+    disponivelInterpres: z.boolean(),
+    limiteDownload: z.number().int().nullable(),
+    imagensMapa: z.array(z.unknown()),
+    zonas: z.array(zonaAnswer),
+    // The preloaded points of each flow, under the field name of the project form (pontosIP, ...).
+    ...Object.fromEntries(
+      PRELOADED_FLOWS.map((flow) => [
+        flow.preload.formField,
+        z.array(pontoAnswer).describe(`Os pontos pré-carregados de ${flow.labels.record}.`),
+      ]),
+    ),
+  })
+  .describe('Projeto');
+
+const params = z.object({ id: uuidParam('Identificador de projeto') });
+const backoffice = ['administrador', 'supervisor', 'interpretador', 'externo'] as const;
+const admin = ['administrador'] as const;
+
+/**
+ * The project form (SPEC.md 7: form-encoded, zonas and pontos* as JSON strings, or the files' raw text: kml,
+ * arquivoIP, ...). The route reads it itself: a file that is not text is named before the fields are checked, and
+ * the files are parsed on the server.
+ */
+const projetoForm = {
+  body: projetoFieldsSchema,
+  consumes: ['application/x-www-form-urlencoded', 'application/json'],
+  readByRoute: ['body'],
+  /** Zones and point files make big forms; the browser refuses files past their own limits first. */
+  bodyLimit: 40 * 1024 * 1024,
+} as const;
+
+export type ProjetoSummary = z.output<typeof projetoSummaryAnswer>;
+
+export const listProjetos = endpoint({
+  method: 'GET',
+  path: '/api/projeto',
+  tag: 'projetos',
+  summary: 'Lista os projetos visíveis ao usuário.',
+  allow: backoffice,
+  ok: { status: 200, description: 'Os projetos.', answer: z.array(projetoSummaryAnswer) },
+});
+
+export const getProjeto = endpoint({
+  method: 'GET',
+  path: '/api/projeto/:id',
+  tag: 'projetos',
+  summary: 'Um projeto, com zonas e pontos.',
+  allow: backoffice,
+  params,
+  ok: { status: 200, description: 'O projeto.', answer: projetoDetailAnswer },
+});
+
+/** Any signed-in user: a technician gets the projects of their zones, with only those zones. */
+export const listProjetosOfUser = endpoint({
+  method: 'GET',
+  path: '/api/projeto/getByUser',
+  tag: 'projetos',
+  summary: 'Os projetos do usuário da sessão (técnicos: os das suas zonas).',
+  allow: [],
+  ok: {
+    status: 200,
+    description: 'Os projetos.',
+    answer: z.array(
+      z
+        .object({
+          _id: uuid,
+          nome: z.string(),
+          zonas: z.array(zonaAnswer).describe('Só as zonas do usuário.'),
+          fluxos,
+          imagensMapa: z.array(z.unknown()),
+          fuso: z.number().int().nullable(),
+          limiteDownload: z.number().int().nullable(),
+        })
+        .describe('Projeto do usuário'),
+    ),
+  },
+});
+
+export const listProjetosByCliente = endpoint({
+  method: 'GET',
+  path: '/api/projeto/getByCliente/:clienteId',
+  tag: 'projetos',
+  summary: 'Os projetos de um cliente.',
+  allow: ['administrador', 'supervisor'],
+  params: z.object({ clienteId: uuidParam('Identificador de cliente') }),
+  ok: {
+    status: 200,
+    description: 'Os projetos.',
+    answer: z.array(
+      projetoSummaryAnswer
+        .extend({ zonas: z.array(z.object({ _id: uuid, label: z.string() })) })
+        .describe('Projeto do cliente'),
+    ),
+  },
+});
+
+export const createProjeto = endpoint({
+  method: 'POST',
+  path: '/api/projeto',
+  tag: 'projetos',
+  summary: 'Cadastra um projeto (com o KML de zonas e a planilha de pontos).',
+  allow: admin,
+  ...projetoForm,
+  ok: { status: 201, description: 'O projeto cadastrado.', answer: projetoDetailAnswer },
+  errors: [409, 413],
+});
+
+export const updateProjeto = endpoint({
+  method: 'PUT',
+  path: '/api/projeto/:id',
+  tag: 'projetos',
+  summary: 'Altera um projeto.',
+  allow: admin,
+  params,
+  ...projetoForm,
+  ok: { status: 200, description: 'O projeto alterado.', answer: projetoDetailAnswer },
+  errors: [409, 413],
+});
+
+export const deleteProjeto = endpoint({
+  method: 'DELETE',
+  path: '/api/projeto/:id',
+  tag: 'projetos',
+  summary: 'Exclui um projeto.',
+  allow: admin,
+  params,
+  ok: { status: 200, description: 'Excluído.', answer: deletedAnswer },
+  errors: [409],
+});
+
+/** A project as getProjeto answers it; its shape also holds each preloaded flow's points under its formField. */
+export type ProjetoAnswer = z.output<typeof projetoDetailAnswer>;
+export type PontoAnswer = z.output<typeof pontoAnswer>;
+export type ProjetoByCliente = z.output<typeof listProjetosByCliente.ok.answer>[number];
