@@ -1,7 +1,6 @@
 // What each route answers on success, for the API documentation (openapi.ts). Documentation only: no route
 // serialises or validates with these; server/test/openapi.test.ts checks real answers against them. Where the
 // domain types an answer, the schema `satisfies` that type, so the compiler refuses a schema that drifts from it.
-import type { Arquivo, DataItem, Extracao, Produtividade, RelatorioTecnico } from '@novus/domain/export/api';
 import { FLUXOS } from '@novus/domain/flows/keys';
 import type { EstatisticaItem, MapaProjeto } from '@novus/domain/mapa/api';
 import { ROLES } from '@novus/domain/roles';
@@ -83,48 +82,7 @@ export const auditoriaAnswer = z.object({
   ),
 });
 
-const dia = z.object({ ano: z.number().int(), mes: z.number().int(), dia: z.number().int() });
-export const dataAnswer = dia.extend({ data: dia }) satisfies z.ZodType<DataItem>;
-
-const arquivo = z.object({
-  id: z.string(),
-  label: z.string(),
-  url: z.string().describe('Caminho sob /api, com a consulta.'),
-  nome: z.string().describe('Nome do arquivo ao salvar.'),
-  registros: z.number().int(),
-}) satisfies z.ZodType<Arquivo>;
-
-export const extracaoAnswer = z.object({
-  projeto: z.object({ id: uuid, nome: z.string(), fuso: z.number().int().nullable() }),
-  kml: z.array(arquivo),
-  csv: z.array(arquivo),
-  fotos: arquivo.nullable(),
-  erro: z.string().nullable(),
-}) satisfies z.ZodType<Extracao>;
-
 const tecnico = z.object({ id: uuid, nome: z.string() });
-const contagens = z
-  .object(Object.fromEntries(FLUXOS.map((key) => [key, z.number().int().optional()])))
-  .describe('Registros por fluxo (fluxos sem registros ficam de fora).');
-
-export const relatorioAnswer = z.object({
-  tecnico,
-  contagens,
-  total: z.number().int(),
-  csv: z.string(),
-  kml: z.string(),
-}) satisfies z.ZodType<RelatorioTecnico>;
-
-export const produtividadeAnswer = z.object({
-  tecnico,
-  data: z.string().describe('AAAA-MM-DD'),
-  contagens,
-  total: z.number().int(),
-  primeiro: z.number(),
-  ultimo: z.number(),
-  precisaoMediana: z.number().nullable(),
-  fotosCompletas: z.number().min(0).max(1),
-}) satisfies z.ZodType<Produtividade>;
 
 export const mapaAnswer = z.object({
   projeto: z.object({ id: uuid, nome: z.string() }),

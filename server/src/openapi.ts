@@ -9,16 +9,13 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { createJsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { Endpoint } from '@novus/domain/api/contract';
-import { decimalSchema } from '@novus/domain/export/decimal';
 import { periodoSchema } from '@novus/domain/export/periodo';
-import { FLOWS } from '@novus/domain/flows/registry';
 import { ROLES, type Role } from '@novus/domain/roles';
 import { usuarioCreateSchema, usuarioUpdateSchema } from '@novus/domain/usuario';
 import { z } from '@novus/domain/zod';
 import { type Access, routeRoles } from './auth/access.ts';
 import { AUTH_COOKIE } from './auth/routes.ts';
 import { filterSchema } from './modules/auditoria/routes.ts';
-import { diaSchema } from './modules/export/relatorios-routes.ts';
 import * as answers from './openapi-answers.ts';
 
 /** Every error answer of the API (errors.ts and app.ts's error handler). */
@@ -72,9 +69,6 @@ const created = (what: string, answer: z.ZodType): RouteDoc['ok'] => ({
   description: what,
   answer,
 });
-
-/** A file route's query with the decimal separator of the CSV it writes (its refinements checked by the route). */
-const comDecimal = (query: z.ZodObject) => z.object({ ...query.shape, ...decimalSchema.shape });
 
 /** The documentation of every route, by `METHOD /url` as Fastify registers it. */
 export const ROUTE_DOCS: Record<string, RouteDoc> = {
@@ -157,41 +151,6 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     ok: id('Os eventos de auditoria, do mais recente ao mais antigo.', answers.auditoriaAnswer),
   },
 
-  'GET /api/projeto/:id/datas': {
-    tag: 'exportação',
-    summary: 'Os dias com registros no projeto.',
-    ok: id('As datas.', z.array(answers.dataAnswer)),
-  },
-  'GET /api/extrator/:projeto': {
-    tag: 'exportação',
-    summary: 'Os arquivos de exportação que o Extrator oferece para o projeto num período.',
-    querystring: periodoSchema,
-    ok: id('Os arquivos KML, CSV e de fotos, com seus endereços.', answers.extracaoAnswer),
-  },
-  'GET /api/extrator/:projeto/:arquivo': {
-    tag: 'exportação',
-    summary: 'Um arquivo de exportação do projeto num período.',
-    querystring: comDecimal(periodoSchema),
-    ok: { status: 200, description: 'O arquivo (CSV, KML ou ZIP).', produces: 'application/octet-stream' },
-  },
-  'GET /api/relatorio/:projeto': {
-    tag: 'exportação',
-    summary: 'O relatório diário do projeto.',
-    querystring: diaSchema,
-    ok: id('O relatório do dia: uma linha por técnico.', z.array(answers.relatorioAnswer)),
-  },
-  'GET /api/relatorio/:projeto/produtividade': {
-    tag: 'exportação',
-    summary: 'A produtividade dos técnicos no período.',
-    querystring: periodoSchema,
-    ok: id('Uma linha por técnico e dia.', z.array(answers.produtividadeAnswer)),
-  },
-  'GET /api/relatorio/:projeto/:arquivo': {
-    tag: 'exportação',
-    summary: 'Um relatório do projeto como arquivo.',
-    querystring: comDecimal(diaSchema),
-    ok: { status: 200, description: 'O arquivo.', produces: 'application/octet-stream' },
-  },
   'GET /api/docs': {
     tag: 'documentação',
     summary: 'Esta documentação, navegável.',
@@ -203,16 +162,6 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     ok: id('O documento OpenAPI.', answers.openapiAnswer),
   },
 };
-
-// The routes every flow of the domain registers (server/src/modules/registros/routes.ts).
-for (const flow of FLOWS) {
-  ROUTE_DOCS[`GET /api/${flow.apiPath}/:projeto/kml`] = {
-    tag: 'exportação',
-    summary: `O KML de ${flow.labels.record} do projeto num período (ZIP com o CSV para a BDGD).`,
-    querystring: flow.exports.kml.zip ? comDecimal(periodoSchema) : periodoSchema,
-    ok: { status: 200, description: 'O arquivo KML ou ZIP.', produces: 'application/octet-stream' },
-  };
-}
 
 /** A declared endpoint (domain/src/api) as the documentation reads it. */
 function routeDoc(declared: Endpoint): RouteDoc {

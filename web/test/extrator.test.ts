@@ -3,15 +3,11 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { getExtracao, listDatas } from '@novus/domain/api/extrator';
+import { listProdutividade, listRelatorio } from '@novus/domain/api/relatorios';
 import type { Arquivo, Extracao } from '@novus/domain/export/api';
 import { ApiClient } from '../src/api/client';
-import {
-  getExtracao,
-  listDatas,
-  listProdutividade,
-  listRelatorio,
-  produtividadeCsvUrl,
-} from '../src/api/extrator';
+import { produtividadeCsvUrl } from '../src/api/extrator';
 import { arquivoText } from '../src/backoffice/extrator/ArquivoButton';
 import { formatDia, formatHora, formatNumero, isoDate } from '../src/backoffice/extrator/datas';
 import { csvComRegistros, ExtracaoFiles } from '../src/backoffice/extrator/ExtracaoFiles';
@@ -41,7 +37,7 @@ function arquivo(id: string, label: string, registros: number, extension = 'csv'
 
 function extracao(extra: Partial<Extracao> = {}): Extracao {
   return {
-    projeto: { id: 'p1', nome: 'Projeto X', fuso: 22 },
+    projeto: { id: '5f0c2a6e-1b2d-4c3e-8f4a-0b1c2d3e4f50', nome: 'Projeto X', fuso: 22 },
     kml: [arquivo('postes', 'Postes', 12, 'kml'), arquivo('bdgd', 'BDGD', 0, 'zip')],
     csv: [
       arquivo('unidades', 'Unidades', 1234),
@@ -63,27 +59,33 @@ const hrefs = (html: string) =>
 describe('the Extrator calls', () => {
   it('asks for a project’s days and reads them', async () => {
     const { api, asked } = fakeApi([{ ano: 2026, mes: 3, dia: 5, data: { ano: 2026, mes: 3, dia: 5 } }]);
-    const datas = await listDatas(api, 'p 1');
+    const datas = await api.call(listDatas, { params: { id: 'p 1' } });
     expect(asked).toEqual(['/api/projeto/p%201/datas']);
     expect(datas.map(isoDate)).toEqual(['2026-03-05']);
   });
 
   it('passes the range only when it has one', async () => {
     const { api, asked } = fakeApi(extracao());
-    await getExtracao(api, 'p1', { dataInicio: '2026-03-01', dataFim: '2026-03-31' });
-    await getExtracao(api, 'p1', {});
+    await api.call(getExtracao, {
+      params: { projeto: 'p1' },
+      query: { dataInicio: '2026-03-01', dataFim: '2026-03-31' },
+    });
+    await api.call(getExtracao, { params: { projeto: 'p1' }, query: {} });
     expect(asked).toEqual(['/api/extrator/p1?dataInicio=2026-03-01&dataFim=2026-03-31', '/api/extrator/p1']);
   });
 
   it('refuses an answer that is not an Extracao', async () => {
     const { api } = fakeApi({ kml: [], csv: 'nada' });
-    await expect(getExtracao(api, 'p1', {})).rejects.toThrow();
+    await expect(api.call(getExtracao, { params: { projeto: 'p1' }, query: {} })).rejects.toThrow();
   });
 
   it('builds the report paths, the CSV link included', async () => {
     const { api, asked } = fakeApi([]);
-    await listRelatorio(api, 'p1', '2026-03-05');
-    await listProdutividade(api, 'p1', { dataInicio: '2026-03-01', dataFim: '2026-03-05' });
+    await api.call(listRelatorio, { params: { projeto: 'p1' }, query: { data: '2026-03-05' } });
+    await api.call(listProdutividade, {
+      params: { projeto: 'p1' },
+      query: { dataInicio: '2026-03-01', dataFim: '2026-03-05' },
+    });
     expect(asked).toEqual([
       '/api/relatorio/p1?data=2026-03-05',
       '/api/relatorio/p1/produtividade?dataInicio=2026-03-01&dataFim=2026-03-05',

@@ -89,8 +89,11 @@ export class ApiClient {
   }
 }
 
-/** The declared path with its params, and the query's defined values as a query string. */
-function urlOf(declaration: Endpoint, input: { params?: Record<string, unknown>; query?: unknown }): string {
+/** The declared path with its params, and the query's defined values as a query string (also a download's link). */
+export function urlOf(
+  declaration: Endpoint,
+  input: { params?: Record<string, unknown>; query?: unknown },
+): string {
   const path = pathOf(declaration, input.params);
   if (typeof input.query !== 'object' || input.query === null) return path;
   const search = new URLSearchParams();

@@ -1,7 +1,9 @@
 // The Extrator (SPEC.md 2 'Extractor', 7 'KML / zip downloads', 9 'CSV exports'): what a project offers for a
-// period, and each file streamed from one query through a writer into the response, at any size.
+// period, and each file streamed from one query through a writer into the response, at any size
+// (domain/src/api/extrator.ts).
 import type { FastifyInstance } from 'fastify';
-import type { Arquivo, DataItem, Extracao } from '@novus/domain/export/api';
+import * as api from '@novus/domain/api/extrator';
+import type { Arquivo } from '@novus/domain/export/api';
 import type { CsvExport } from '@novus/domain/export/columns';
 import { PRODUCAO_HEADERS } from '@novus/domain/export/columns';
 import type { SeparadorDecimal } from '@novus/domain/export/decimal';
@@ -9,6 +11,7 @@ import { type Periodo, periodoSchema } from '@novus/domain/export/periodo';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
 import type { Fluxo } from '@novus/domain/flows/keys';
 import { FLOW_BY_KEY, FLOWS } from '@novus/domain/flows/registry';
+import { route, SENT } from '../../contract.ts';
 import type { Database } from '../../db/database.ts';
 import { notFound, parseInput } from '../../errors.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
@@ -72,147 +75,138 @@ export async function extratorRoutes(
   { blobs, ...deps }: ExportDeps & { blobs: BlobStore },
 ) {
   const { db, access } = deps;
-  const extractors = { preHandler: access.allow('administrador', 'supervisor') };
 
-  app.get<{ Params: { id: string } }>('/api/projeto/:id/datas', extractors, async (request) => {
-    const projeto = await readableProjeto(deps, request, request.params.id);
-    return (await datas(db, projeto.id)).map((data): DataItem => ({ ...data, data }));
+  route(app, access, api.listDatas, async ({ params, request }) => {
+    const projeto = await readableProjeto(deps, request, params.id);
+    return (await datas(db, projeto.id)).map((data) => ({ ...data, data }));
   });
 
-  app.get<{ Params: { projeto: string }; Querystring: unknown }>(
-    '/api/extrator/:projeto',
-    extractors,
-    async (request): Promise<Extracao> => {
-      const projeto = await readableProjeto(deps, request, request.params.projeto);
-      const periodo = parseInput(periodoSchema, request.query);
-      const counts = await contagens(db, filtro(projeto, periodo));
-      const flows = flowsOf(projeto, counts);
-      const total = (fluxo: Fluxo, of: (count: (typeof counts)[number]) => number) =>
-        counts.filter((count) => count.fluxo === fluxo).reduce((sum, count) => sum + of(count), 0);
-      const registros = (fluxo: Fluxo) => total(fluxo, (count) => count.registros);
-      const dias = (fluxo: Fluxo) => total(fluxo, (count) => count.dias);
-      const base = `${projeto.nome} - `;
-      const kml = flows.map((flow): Arquivo => ({
-        id: flow.apiPath,
-        label: flow.exports.kml.label,
-        url: `/api/${flow.apiPath}/${projeto.id}/kml${query(periodo)}`,
-        nome: fileName(
-          `${flow.exports.kml.zip ? projeto.nome : base + flow.exports.kml.label}${flow.exports.kml.zip ? '.zip' : '.kml'}`,
-        ),
-        registros: registros(flow.key),
-      }));
-      const csv = flows.flatMap((flow) =>
-        flow.exports.csv.flatMap((file): Arquivo[] => {
-          const path = `/api/extrator/${projeto.id}/${file.id}.csv`;
-          if (file.kind === 'registros' && file.porTecnico) {
-            return counts
-              .filter((count) => count.fluxo === flow.key && count.tecnico !== null)
-              .map((count) => ({
-                id: file.id,
-                label: `${file.label} - ${count.tecnico_nome ?? 'Sem nome'}`,
-                url: `${path}${query({ ...periodo, tecnico: count.tecnico ?? undefined })}`,
-                nome: fileName(`${base}${file.label} - ${count.tecnico_nome ?? count.tecnico}.csv`),
-                registros: count.registros,
-              }));
-          }
-          return [
-            {
+  route(app, access, api.getExtracao, async ({ params, request }) => {
+    const projeto = await readableProjeto(deps, request, params.projeto);
+    const periodo = parseInput(api.getExtracao.query, request.query);
+    const counts = await contagens(db, filtro(projeto, periodo));
+    const flows = flowsOf(projeto, counts);
+    const total = (fluxo: Fluxo, of: (count: (typeof counts)[number]) => number) =>
+      counts.filter((count) => count.fluxo === fluxo).reduce((sum, count) => sum + of(count), 0);
+    const registros = (fluxo: Fluxo) => total(fluxo, (count) => count.registros);
+    const dias = (fluxo: Fluxo) => total(fluxo, (count) => count.dias);
+    const base = `${projeto.nome} - `;
+    const kml = flows.map((flow): Arquivo => ({
+      id: flow.apiPath,
+      label: flow.exports.kml.label,
+      url: `/api/${flow.apiPath}/${projeto.id}/kml${query(periodo)}`,
+      nome: fileName(
+        `${flow.exports.kml.zip ? projeto.nome : base + flow.exports.kml.label}${flow.exports.kml.zip ? '.zip' : '.kml'}`,
+      ),
+      registros: registros(flow.key),
+    }));
+    const csv = flows.flatMap((flow) =>
+      flow.exports.csv.flatMap((file): Arquivo[] => {
+        const path = `/api/extrator/${projeto.id}/${file.id}.csv`;
+        if (file.kind === 'registros' && file.porTecnico) {
+          return counts
+            .filter((count) => count.fluxo === flow.key && count.tecnico !== null)
+            .map((count) => ({
               id: file.id,
-              label: file.label,
-              url: `${path}${query(periodo)}`,
-              nome: fileName(`${base}${file.label}.csv`),
-              // A production file has a row per technician and day.
-              registros: file.kind === 'producao' ? dias(flow.key) : registros(flow.key),
+              label: `${file.label} - ${count.tecnico_nome ?? 'Sem nome'}`,
+              url: `${path}${query({ ...periodo, tecnico: count.tecnico ?? undefined })}`,
+              nome: fileName(`${base}${file.label} - ${count.tecnico_nome ?? count.tecnico}.csv`),
+              registros: count.registros,
+            }));
+        }
+        return [
+          {
+            id: file.id,
+            label: file.label,
+            url: `${path}${query(periodo)}`,
+            nome: fileName(`${base}${file.label}.csv`),
+            // A production file has a row per technician and day.
+            registros: file.kind === 'producao' ? dias(flow.key) : registros(flow.key),
+          },
+        ];
+      }),
+    );
+    const fotos = counts.reduce((sum, count) => sum + count.fotos, 0);
+    return {
+      projeto: { id: projeto.id, nome: projeto.nome, fuso: projeto.fuso },
+      kml,
+      csv: projeto.fuso === null ? csv.filter((file) => file.id === 'vegetacao-producao') : csv,
+      fotos:
+        fotos === 0
+          ? null
+          : {
+              id: 'fotos',
+              label: 'Fotos (zip)',
+              url: `/api/extrator/${projeto.id}/fotos.zip${query(periodo)}`,
+              nome: fileName(`${base}Fotos.zip`),
+              registros: fotos,
             },
-          ];
-        }),
-      );
-      const fotos = counts.reduce((sum, count) => sum + count.fotos, 0);
-      return {
-        projeto: { id: projeto.id, nome: projeto.nome, fuso: projeto.fuso },
-        kml,
-        csv: projeto.fuso === null ? csv.filter((file) => file.id === 'vegetacao-producao') : csv,
-        fotos:
-          fotos === 0
-            ? null
-            : {
-                id: 'fotos',
-                label: 'Fotos (zip)',
-                url: `/api/extrator/${projeto.id}/fotos.zip${query(periodo)}`,
-                nome: fileName(`${base}Fotos.zip`),
-                registros: fotos,
-              },
-        erro: projeto.fuso === null ? SEM_FUSO : null,
-      };
-    },
-  );
+      erro: projeto.fuso === null ? SEM_FUSO : null,
+    };
+  });
 
-  app.get<{ Params: { projeto: string; arquivo: string }; Querystring: unknown }>(
-    '/api/extrator/:projeto/:arquivo',
-    extractors,
-    async (request, reply) => {
-      const projeto = await readableProjeto(deps, request, request.params.projeto);
-      const periodo = parseInput(periodoSchema, request.query);
-      const { arquivo } = request.params;
-      if (arquivo === 'fotos.zip') {
-        const entries = (async function* () {
-          for await (const rows of streamFotos(db, filtro(projeto, periodo))) {
-            for (const row of rows) {
-              const extension = row.media_type.split('/')[1] ?? 'bin';
-              yield {
-                name: `${fileName(FLOW_BY_KEY[row.fluxo].labels.record)}/${row.registro}/${row.slot + 1}.${extension === 'jpeg' ? 'jpg' : extension}`,
-                open: () => blobs.open(row.hash),
-                store: true,
-              };
-            }
+  route(app, access, api.getArquivo, async ({ params, request, reply }) => {
+    const projeto = await readableProjeto(deps, request, params.projeto);
+    const periodo = parseInput(periodoSchema, request.query);
+    const { arquivo } = params;
+    if (arquivo === 'fotos.zip') {
+      const entries = (async function* () {
+        for await (const rows of streamFotos(db, filtro(projeto, periodo))) {
+          for (const row of rows) {
+            const extension = row.media_type.split('/')[1] ?? 'bin';
+            yield {
+              name: `${fileName(FLOW_BY_KEY[row.fluxo].labels.record)}/${row.registro}/${row.slot + 1}.${extension === 'jpeg' ? 'jpg' : extension}`,
+              open: () => blobs.open(row.hash),
+              store: true,
+            };
           }
-        })();
-        return attachment(reply, `${projeto.nome} - Fotos`, 'zip').send(zipStream(entries));
-      }
-      const found = /^(.+)\.csv$/.exec(arquivo);
-      const entry = found ? CSV_EXPORTS.get(found[1] ?? '') : undefined;
-      if (!entry) throw notFound('Arquivo de exportação não encontrado.');
-      const stream = csvOf(db, projeto, entry.flow, entry.csv, periodo, decimalOf(request));
-      return attachment(reply, `${projeto.nome} - ${entry.csv.label}`, 'csv').send(stream);
-    },
-  );
+        }
+      })();
+      void attachment(reply, `${projeto.nome} - Fotos`, 'zip').send(zipStream(entries));
+      return SENT;
+    }
+    const found = /^(.+)\.csv$/.exec(arquivo);
+    const entry = found ? CSV_EXPORTS.get(found[1] ?? '') : undefined;
+    if (!entry) throw notFound('Arquivo de exportação não encontrado.');
+    const stream = csvOf(db, projeto, entry.flow, entry.csv, periodo, decimalOf(request));
+    void attachment(reply, `${projeto.nome} - ${entry.csv.label}`, 'csv').send(stream);
+    return SENT;
+  });
 
   for (const flow of FLOWS) {
-    app.get<{ Params: { projeto: string }; Querystring: unknown }>(
-      `/api/${flow.apiPath}/:projeto/kml`,
-      extractors,
-      async (request, reply) => {
-        const projeto = await readableProjetoByKey(deps, request, request.params.projeto);
-        const periodo = parseInput(periodoSchema, request.query);
-        const kml = () =>
-          kmlStream(db, `${projeto.nome} - ${flow.exports.kml.label}`, [
-            kmlLayer(projeto, flow, periodo, request),
-          ]);
-        if (!flow.exports.kml.zip) {
-          return attachment(reply, `${projeto.nome} - ${flow.exports.kml.label}`, 'kml').send(kml());
-        }
-        // The BDGD zip: the KML and the CSV, named after the project (SPEC.md 2).
-        const csv = flow.exports.csv[0];
-        const decimal = decimalOf(request);
-        const entries = [
-          { name: fileName(`${projeto.nome}.kml`), open: kml },
-          ...(csv && projeto.fuso !== null
-            ? [
-                {
-                  name: fileName(`${projeto.nome}.csv`),
-                  open: () => csvOf(db, projeto, flow, csv, periodo, decimal),
-                },
-              ]
-            : []),
-        ];
-        return attachment(reply, projeto.nome, 'zip').send(
-          zipStream(
-            (async function* () {
-              yield* entries;
-            })(),
-          ),
-        );
-      },
-    );
+    route(app, access, api.kmlEndpoint(flow), async ({ params, request, reply }) => {
+      const projeto = await readableProjetoByKey(deps, request, params.projeto);
+      const periodo = parseInput(periodoSchema, request.query);
+      const kml = () =>
+        kmlStream(db, `${projeto.nome} - ${flow.exports.kml.label}`, [
+          kmlLayer(projeto, flow, periodo, request),
+        ]);
+      if (!flow.exports.kml.zip) {
+        void attachment(reply, `${projeto.nome} - ${flow.exports.kml.label}`, 'kml').send(kml());
+        return SENT;
+      }
+      // The BDGD zip: the KML and the CSV, named after the project (SPEC.md 2).
+      const csv = flow.exports.csv[0];
+      const decimal = decimalOf(request);
+      const entries = [
+        { name: fileName(`${projeto.nome}.kml`), open: kml },
+        ...(csv && projeto.fuso !== null
+          ? [
+              {
+                name: fileName(`${projeto.nome}.csv`),
+                open: () => csvOf(db, projeto, flow, csv, periodo, decimal),
+              },
+            ]
+          : []),
+      ];
+      void attachment(reply, projeto.nome, 'zip').send(
+        zipStream(
+          (async function* () {
+            yield* entries;
+          })(),
+        ),
+      );
+      return SENT;
+    });
   }
 }

@@ -1,14 +1,15 @@
 // The Relatórios (SPEC.md 2 'Reports screen'): one row per technician of a day with their CSV and KML, and the
-// productivity of a period, as a table or a CSV.
+// productivity of a period, as a table or a CSV (domain/src/api/relatorios.ts).
 import type { FastifyInstance } from 'fastify';
+import * as api from '@novus/domain/api/relatorios';
 import type { Produtividade, RelatorioTecnico } from '@novus/domain/export/api';
 import type { Coluna } from '@novus/domain/export/columns';
 import { COLUNAS_BASE, FORMULA_START, FUSO_HORARIO } from '@novus/domain/export/columns';
 import { SEPARADORES_DECIMAIS, type SeparadorDecimal } from '@novus/domain/export/decimal';
-import { daySchema, type Periodo, periodoSchema } from '@novus/domain/export/periodo';
+import { type Periodo, periodoSchema } from '@novus/domain/export/periodo';
 import { FLOWS } from '@novus/domain/flows/registry';
-import { z } from '@novus/domain/zod';
 import { stringify } from 'csv-stringify/sync';
+import { route, SENT } from '../../contract.ts';
 import type { Database } from '../../db/database.ts';
 import { notFound, parseId, parseInput } from '../../errors.ts';
 import {
@@ -30,97 +31,86 @@ import {
 } from './queries.ts';
 import { csvStream, kmlStream } from './writers.ts';
 
-export const diaSchema = z.object({ data: daySchema('Data') });
-
 export async function relatorioRoutes(app: FastifyInstance, deps: ExportDeps) {
   const { db, access } = deps;
-  const extractors = { preHandler: access.allow('administrador', 'supervisor') };
+  const { diaSchema } = api;
 
-  app.get<{ Params: { projeto: string }; Querystring: unknown }>(
-    '/api/relatorio/:projeto',
-    extractors,
-    async (request): Promise<RelatorioTecnico[]> => {
-      const projeto = await readableProjeto(deps, request, request.params.projeto);
-      const { data } = parseInput(diaSchema, request.query);
-      const rows = await registrosPorTecnicoDia(db, filtro(projeto, { dataInicio: data, dataFim: data }));
-      const byTecnico = new Map<string, RelatorioTecnico>();
-      for (const row of rows) {
-        if (row.tecnico === null) continue;
-        const entry = byTecnico.get(row.tecnico) ?? {
-          tecnico: { id: row.tecnico, nome: row.tecnico_nome ?? '' },
-          contagens: {},
-          total: 0,
-          csv: `/api/relatorio/${projeto.id}/${row.tecnico}.csv?data=${data}`,
-          kml: `/api/relatorio/${projeto.id}/${row.tecnico}.kml?data=${data}`,
-        };
-        entry.contagens[row.fluxo] = row.registros;
-        entry.total += row.registros;
-        byTecnico.set(row.tecnico, entry);
-      }
-      return [...byTecnico.values()];
-    },
-  );
+  route(app, access, api.listRelatorio, async ({ params, request }) => {
+    const projeto = await readableProjeto(deps, request, params.projeto);
+    const { data } = parseInput(diaSchema, request.query);
+    const rows = await registrosPorTecnicoDia(db, filtro(projeto, { dataInicio: data, dataFim: data }));
+    const byTecnico = new Map<string, RelatorioTecnico>();
+    for (const row of rows) {
+      if (row.tecnico === null) continue;
+      const entry = byTecnico.get(row.tecnico) ?? {
+        tecnico: { id: row.tecnico, nome: row.tecnico_nome ?? '' },
+        contagens: {},
+        total: 0,
+        csv: `/api/relatorio/${projeto.id}/${row.tecnico}.csv?data=${data}`,
+        kml: `/api/relatorio/${projeto.id}/${row.tecnico}.kml?data=${data}`,
+      };
+      entry.contagens[row.fluxo] = row.registros;
+      entry.total += row.registros;
+      byTecnico.set(row.tecnico, entry);
+    }
+    return [...byTecnico.values()];
+  });
 
-  app.get<{ Params: { projeto: string }; Querystring: unknown }>(
-    '/api/relatorio/:projeto/produtividade',
-    extractors,
-    async (request) => {
-      const projeto = await readableProjeto(deps, request, request.params.projeto);
-      return produtividade(db, projeto, parseInput(periodoSchema, request.query));
-    },
-  );
+  route(app, access, api.listProdutividade, async ({ params, request }) => {
+    const projeto = await readableProjeto(deps, request, params.projeto);
+    return produtividade(db, projeto, parseInput(periodoSchema, request.query));
+  });
 
-  app.get<{ Params: { projeto: string; arquivo: string }; Querystring: unknown }>(
-    '/api/relatorio/:projeto/:arquivo',
-    extractors,
-    async (request, reply) => {
-      const projeto = await readableProjeto(deps, request, request.params.projeto);
-      const { arquivo } = request.params;
-      if (arquivo === 'produtividade.csv') {
-        const rows = await produtividade(db, projeto, parseInput(periodoSchema, request.query));
-        return attachment(reply, `${projeto.nome} - Produtividade`, 'csv').send(
-          produtividadeCsv(rows, decimalOf(request)),
-        );
-      }
-      const found = /^([0-9a-f-]{36})\.(csv|kml)$/i.exec(arquivo);
-      if (!found) throw notFound('Arquivo de relatório não encontrado.');
-      const tecnico = parseId(found[1], 'Identificador do técnico');
-      const { data } = parseInput(diaSchema, request.query);
-      const periodo = { dataInicio: data, dataFim: data, tecnico };
-      const counts = await contagens(db, filtro(projeto, periodo));
-      // The flows the technician collected that day too: a flow unticked after collecting keeps its records.
-      const flows = flowsOf(projeto, counts);
-      const who = counts[0]?.tecnico_nome ?? tecnico;
-      if (found[2] === 'kml') {
-        return attachment(reply, `${projeto.nome} - ${data} - ${who}`, 'kml').send(
-          kmlStream(
-            db,
-            `${projeto.nome} - ${data}`,
-            flows.map((flow) => kmlLayer(projeto, flow, periodo, request)),
-          ),
-        );
-      }
-      const decimal = decimalOf(request);
-      requireFuso(projeto);
-      // The day of a technician across flows: which flow, then the columns every record has.
-      const colunas: Coluna[] = [{ header: 'FLUXO', valor: { registro: 'fluxo' } }, ...COLUNAS_BASE];
-      return attachment(reply, `${projeto.nome} - ${data} - ${who}`, 'csv').send(
-        csvStream(
+  route(app, access, api.getRelatorioArquivo, async ({ params, request, reply }) => {
+    const projeto = await readableProjeto(deps, request, params.projeto);
+    const { arquivo } = params;
+    if (arquivo === 'produtividade.csv') {
+      const rows = await produtividade(db, projeto, parseInput(periodoSchema, request.query));
+      void attachment(reply, `${projeto.nome} - Produtividade`, 'csv').send(
+        produtividadeCsv(rows, decimalOf(request)),
+      );
+      return SENT;
+    }
+    const found = /^([0-9a-f-]{36})\.(csv|kml)$/i.exec(arquivo);
+    if (!found) throw notFound('Arquivo de relatório não encontrado.');
+    const tecnico = parseId(found[1], 'Identificador do técnico');
+    const { data } = parseInput(diaSchema, request.query);
+    const periodo = { dataInicio: data, dataFim: data, tecnico };
+    const counts = await contagens(db, filtro(projeto, periodo));
+    // The flows the technician collected that day too: a flow unticked after collecting keeps its records.
+    const flows = flowsOf(projeto, counts);
+    const who = counts[0]?.tecnico_nome ?? tecnico;
+    if (found[2] === 'kml') {
+      void attachment(reply, `${projeto.nome} - ${data} - ${who}`, 'kml').send(
+        kmlStream(
           db,
-          registrosQuery(
-            colunas,
-            filtro(
-              projeto,
-              periodo,
-              flows.map((flow) => flow.key),
-            ),
-            decimal,
-          ),
-          colunas.map((c) => c.header),
+          `${projeto.nome} - ${data}`,
+          flows.map((flow) => kmlLayer(projeto, flow, periodo, request)),
         ),
       );
-    },
-  );
+      return SENT;
+    }
+    const decimal = decimalOf(request);
+    requireFuso(projeto);
+    // The day of a technician across flows: which flow, then the columns every record has.
+    const colunas: Coluna[] = [{ header: 'FLUXO', valor: { registro: 'fluxo' } }, ...COLUNAS_BASE];
+    void attachment(reply, `${projeto.nome} - ${data} - ${who}`, 'csv').send(
+      csvStream(
+        db,
+        registrosQuery(
+          colunas,
+          filtro(
+            projeto,
+            periodo,
+            flows.map((flow) => flow.key),
+          ),
+          decimal,
+        ),
+        colunas.map((c) => c.header),
+      ),
+    );
+    return SENT;
+  });
 }
 
 async function produtividade(

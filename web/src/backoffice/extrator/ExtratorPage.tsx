@@ -1,7 +1,7 @@
 // 'Extrator': choose a project and a range of its days, then download its KML, CSV and photo files
 // (SPEC.md section 2 'Extractor').
 import { Stack } from '@mui/material';
-import { getExtracao } from '../../api/extrator';
+import { getExtracao } from '@novus/domain/api/extrator';
 import { ExtracaoFiles } from './ExtracaoFiles';
 import { LoadContent } from './LoadContent';
 import { LOAD_FAILURE } from './messages';
@@ -42,7 +42,7 @@ export function ExtratorPage() {
 function Arquivos({ projetoId, periodo }: { projetoId: string; periodo: PeriodoEscolhido | null }) {
   const extracao = useApiLoad(
     JSON.stringify([projetoId, periodo?.dataInicio, periodo?.dataFim]),
-    (api) => getExtracao(api, projetoId, periodo ?? {}),
+    (api) => api.call(getExtracao, { params: { projeto: projetoId }, query: periodo ?? {} }),
     LOAD_FAILURE.extracao,
   );
   return (

@@ -1,10 +1,10 @@
 // 'Data inicial' and 'Data final' among a project's days; by default the whole range.
 import { Stack } from '@mui/material';
-import type { Periodo } from '../../api/extrator';
+import type { Periodo } from '@novus/domain/export/periodo';
 import { DataSelect } from './DataSelect';
 import { useScopedChoice } from './use-api-load';
 
-export type PeriodoEscolhido = Required<Periodo>;
+export type PeriodoEscolhido = Required<Pick<Periodo, 'dataInicio' | 'dataFim'>>;
 
 /** The range chosen for this project, else its first to its last day; null when the project has no days. */
 export function usePeriodo(

@@ -1,6 +1,6 @@
 // The first two steps of the Extrator and Relatórios screens: the user's projects, the chosen one, its days.
 import { useState } from 'react';
-import { listDatas } from '../../api/extrator';
+import { listDatas } from '@novus/domain/api/extrator';
 import { listProjetos, type ProjetoSummary } from '@novus/domain/api/projetos';
 import { isoDate } from './datas';
 import { LOAD_FAILURE } from './messages';
@@ -21,7 +21,8 @@ export function useProjetoDatas(): ProjetoDatas {
   const [projetoId, setProjetoId] = useState('');
   const datas = useApiLoad(
     projetoId === '' ? null : projetoId,
-    async (api) => [...new Set((await listDatas(api, projetoId)).map(isoDate))].sort(),
+    async (api) =>
+      [...new Set((await api.call(listDatas, { params: { id: projetoId } })).map(isoDate))].sort(),
     LOAD_FAILURE.datas,
   );
   return { projetos, projetoId, setProjetoId, datas };

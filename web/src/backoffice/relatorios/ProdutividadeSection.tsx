@@ -1,7 +1,8 @@
 // 'Produtividade': per technician per day over a range of the project's days, as a chart, a table and a CSV.
 import { Alert, Button, Stack } from '@mui/material';
 import DownloadIcon from '@mui/icons-material/Download';
-import { listProdutividade, produtividadeCsvUrl } from '../../api/extrator';
+import { listProdutividade } from '@novus/domain/api/relatorios';
+import { produtividadeCsvUrl } from '../../api/extrator';
 import { LoadContent } from '../extrator/LoadContent';
 import { LOAD_FAILURE, NO_DATA } from '../extrator/messages';
 import { PeriodoSelects, usePeriodo } from '../extrator/PeriodoSelects';
@@ -20,7 +21,7 @@ export function ProdutividadeSection({ projetoId, datas }: Props) {
   const [periodo, setPeriodo] = usePeriodo(projetoId, datas);
   const produtividade = useApiLoad(
     periodo === null ? null : JSON.stringify([projetoId, periodo.dataInicio, periodo.dataFim]),
-    (api) => listProdutividade(api, projetoId, periodo ?? {}),
+    (api) => api.call(listProdutividade, { params: { projeto: projetoId }, query: periodo ?? {} }),
     LOAD_FAILURE.produtividade,
   );
   if (periodo === null) return null;

@@ -1,7 +1,7 @@
 // 'Relatórios': a project of the user's, one of its days, what each technician collected that day with their
 // CSV and KML, and the productivity over a range of days (SPEC.md section 2 'Reports screen').
 import { Alert, Stack } from '@mui/material';
-import { listRelatorio } from '../../api/extrator';
+import { listRelatorio } from '@novus/domain/api/relatorios';
 import { DataSelect } from '../extrator/DataSelect';
 import { formatDia } from '../extrator/datas';
 import { LoadContent } from '../extrator/LoadContent';
@@ -51,7 +51,7 @@ export function RelatorioPage() {
 function Tecnicos({ projetoId, data }: { projetoId: string; data: string }) {
   const relatorio = useApiLoad(
     JSON.stringify([projetoId, data]),
-    (api) => listRelatorio(api, projetoId, data),
+    (api) => api.call(listRelatorio, { params: { projeto: projetoId }, query: { data } }),
     LOAD_FAILURE.relatorio,
   );
   return (

@@ -1,0 +1,98 @@
+// The Extrator (SPEC.md 2 'Extractor', 7 'KML / zip downloads', 9 'CSV exports'): a project's days, what it offers
+// for a period, and each file (a CSV, the photos' zip, a flow's KML or BDGD zip), streamed by the route.
+import { decimalSchema } from '../export/decimal.ts';
+import type { Arquivo, DataItem, Extracao } from '../export/api.ts';
+import { periodoSchema } from '../export/periodo.ts';
+import type { FlowDefinition } from '../flows/flow.ts';
+import { z } from '../zod.ts';
+import { endpoint, uuid, uuidParam } from './contract.ts';
+
+/** Who extracts: the Extrator's and the Relatórios' endpoints alike. */
+export const extractors = ['administrador', 'supervisor'] as const;
+
+/** The project of the path, by id. */
+export const projetoParams = z.object({ projeto: uuidParam('Identificador de projeto') });
+
+/**
+ * A file's query with the decimal separator of the CSV it writes. Documentation only (`readByRoute`): the route
+ * parses the period, and the separator only when it writes a CSV.
+ */
+export const comDecimal = (query: z.ZodObject) => z.object({ ...query.shape, ...decimalSchema.shape });
+
+const dia = z.object({ ano: z.number().int(), mes: z.number().int(), dia: z.number().int() });
+
+const arquivo = z.object({
+  id: z.string(),
+  label: z.string(),
+  url: z.string().describe('Caminho sob /api, com a consulta.'),
+  nome: z.string().describe('Nome do arquivo ao salvar.'),
+  registros: z.number().int(),
+}) satisfies z.ZodType<Arquivo>;
+
+export const listDatas = endpoint({
+  method: 'GET',
+  path: '/api/projeto/:id/datas',
+  tag: 'exportação',
+  summary: 'Os dias com registros no projeto.',
+  allow: extractors,
+  params: z.object({ id: uuidParam('Identificador de projeto') }),
+  ok: {
+    status: 200,
+    description: 'As datas.',
+    answer: z.array(dia.extend({ data: dia }) satisfies z.ZodType<DataItem>),
+  },
+});
+
+export const getExtracao = endpoint({
+  method: 'GET',
+  path: '/api/extrator/:projeto',
+  tag: 'exportação',
+  summary: 'Os arquivos de exportação que o Extrator oferece para o projeto num período.',
+  allow: extractors,
+  params: projetoParams,
+  query: periodoSchema,
+  readByRoute: ['query'],
+  ok: {
+    status: 200,
+    description: 'Os arquivos KML, CSV e de fotos, com seus endereços.',
+    answer: z.object({
+      projeto: z.object({ id: uuid, nome: z.string(), fuso: z.number().int().nullable() }),
+      kml: z.array(arquivo),
+      csv: z.array(arquivo),
+      fotos: arquivo.nullable(),
+      erro: z.string().nullable(),
+    }) satisfies z.ZodType<Extracao>,
+  },
+});
+
+export const getArquivo = endpoint({
+  method: 'GET',
+  path: '/api/extrator/:projeto/:arquivo',
+  tag: 'exportação',
+  summary: 'Um arquivo de exportação do projeto num período.',
+  allow: extractors,
+  params: z.object({ projeto: uuidParam('Identificador de projeto'), arquivo: z.string() }),
+  query: comDecimal(periodoSchema),
+  readByRoute: ['query'],
+  ok: { status: 200, description: 'O arquivo (CSV ou ZIP de fotos).', produces: 'application/octet-stream' },
+});
+
+/** A flow's KML (the BDGD's: a zip with the KML and its CSV), the project by id or by name (SPEC.md 7 '{nome}'). */
+export function kmlEndpoint(flow: FlowDefinition) {
+  const { zip } = flow.exports.kml;
+  return endpoint({
+    method: 'GET',
+    path: `/api/${flow.apiPath}/:projeto/kml`,
+    tag: 'exportação',
+    summary: `O KML de ${flow.labels.record} do projeto num período (ZIP com o CSV para a BDGD).`,
+    allow: extractors,
+    params: z.object({ projeto: z.string() }),
+    query: zip ? comDecimal(periodoSchema) : periodoSchema,
+    readByRoute: ['query'],
+    ok: {
+      status: 200,
+      description: zip ? 'O arquivo ZIP.' : 'O arquivo KML.',
+      produces: zip ? 'application/zip' : 'application/vnd.google-earth.kml+xml',
+    },
+  });
+}
