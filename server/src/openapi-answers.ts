@@ -14,9 +14,6 @@ const latLng = z.object({ lat: z.number(), lng: z.number() });
 /** A file download or a stream: bytes, not JSON. */
 export const binaryAnswer = z.string().meta({ format: 'binary' });
 
-/** GET /api/docs: the page. */
-export const htmlAnswer = z.string().describe('Página HTML.');
-
 /** GET /api/projeto/:id/mapa/eventos: Server-Sent Events (domain/mapa/api.ts PontoEvento). */
 export const eventosAnswer = z
   .string()
@@ -101,7 +98,3 @@ export const mapaAnswer = z.object({
 export const estatisticaAnswer = z.array(
   z.object({ _id: fluxo.describe('O fluxo.'), count: z.number().int() }),
 ) satisfies z.ZodType<EstatisticaItem[]>;
-
-export const openapiAnswer = z
-  .looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) })
-  .describe('Documento OpenAPI 3.');

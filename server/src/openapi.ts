@@ -9,11 +9,13 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { createJsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { Endpoint } from '@novus/domain/api/contract';
+import * as api from '@novus/domain/api/docs';
 import { periodoSchema } from '@novus/domain/export/periodo';
 import { ROLES, type Role } from '@novus/domain/roles';
 import { usuarioCreateSchema, usuarioUpdateSchema } from '@novus/domain/usuario';
 import { z } from '@novus/domain/zod';
 import { type Access, routeRoles } from './auth/access.ts';
+import { route, SENT } from './contract.ts';
 import { AUTH_COOKIE } from './auth/routes.ts';
 import { filterSchema } from './modules/auditoria/routes.ts';
 import * as answers from './openapi-answers.ts';
@@ -149,17 +151,6 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     summary: 'A trilha de auditoria, filtrada.',
     querystring: filterSchema,
     ok: id('Os eventos de auditoria, do mais recente ao mais antigo.', answers.auditoriaAnswer),
-  },
-
-  'GET /api/docs': {
-    tag: 'documentação',
-    summary: 'Esta documentação, navegável.',
-    ok: { status: 200, description: 'Página HTML.', produces: 'text/html', answer: answers.htmlAnswer },
-  },
-  'GET /api/docs/openapi.json': {
-    tag: 'documentação',
-    summary: 'Esta documentação, como OpenAPI 3.',
-    ok: id('O documento OpenAPI.', answers.openapiAnswer),
   },
 };
 
@@ -320,10 +311,20 @@ export function docsPage(document: { paths?: Record<string, Record<string, Opera
 
 /** GET /api/docs (the page) and /api/docs/openapi.json, for administradores. */
 export const docsRoutes: FastifyPluginAsync<{ access: Access }> = async (app, { access }) => {
-  const admin = { preHandler: access.allow('administrador') };
   // The document is OpenAPI 3 (registerOpenapi), which is the shape docsPage reads.
-  app.get('/api/docs', admin, async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').send(docsPage(app.swagger() as Parameters<typeof docsPage>[0])),
-  );
-  app.get('/api/docs/openapi.json', admin, async () => app.swagger());
+  route(app, access, api.docsPage, async ({ reply }) => {
+    void reply
+      .type('text/html; charset=utf-8')
+      .send(docsPage(app.swagger() as Parameters<typeof docsPage>[0]));
+    return SENT;
+  });
+  route(app, access, api.openapiDocument, async () => app.swagger() as OpenapiDocument);
+};
+
+// what @fastify/swagger builds with openapi 3 (registerOpenapi)
+type OpenapiDocument = {
+  openapi: string;
+  info: Record<string, unknown>;
+  paths: Record<string, unknown>;
+  [key: string]: unknown;
 };
