@@ -3,12 +3,10 @@
 // domain types an answer, the schema `satisfies` that type, so the compiler refuses a schema that drifts from it.
 import { FLUXOS } from '@novus/domain/flows/keys';
 import type { EstatisticaItem, MapaProjeto } from '@novus/domain/mapa/api';
-import { ROLES } from '@novus/domain/roles';
 import { z } from '@novus/domain/zod';
 
 const uuid = z.uuid();
 const fluxo = z.enum(FLUXOS);
-const idNome = z.object({ _id: uuid, nome: z.string() });
 const latLng = z.object({ lat: z.number(), lng: z.number() });
 
 /** A file download or a stream: bytes, not JSON. */
@@ -21,9 +19,6 @@ export const eventosAnswer = z
     'Eventos `ponto`, um por registro guardado no projeto; data: JSON { fluxo, id, lat, lng, status, tecnico, ' +
       'dataHora }. Um comentário a cada 25 s mantém a conexão aberta.',
   );
-
-/** The `{ _id }` of what a DELETE removed. */
-export const deletedAnswer = z.object({ _id: uuid }).describe('O identificador do que foi excluído.');
 
 export const healthAnswer = z.object({
   status: z.enum(['ok', 'indisponível']),
@@ -40,24 +35,6 @@ export const configAnswer = z.object({
     })
     .describe('Camadas de mapa.'),
 });
-
-export const usuarioSummaryAnswer = z
-  .object({
-    _id: uuid,
-    login: z.string(),
-    firstName: z.string(),
-    lastName: z.string(),
-    roles: z.array(z.enum(ROLES)),
-    cliente: idNome.nullable(),
-    zonas: z.array(uuid),
-    projetos: z.array(z.string()).describe('Os nomes dos projetos das zonas.'),
-    createdAt: z.iso.datetime(),
-  })
-  .describe('Usuário (lista)');
-
-export const usuarioDetailAnswer = usuarioSummaryAnswer
-  .extend({ cliente: uuid.nullable() })
-  .describe('Usuário');
 
 const valores = z.looseObject({}).nullable().describe('Os valores do objeto (nomes no lugar de ids).');
 

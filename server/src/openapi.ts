@@ -12,7 +12,6 @@ import type { Endpoint } from '@novus/domain/api/contract';
 import * as api from '@novus/domain/api/docs';
 import { periodoSchema } from '@novus/domain/export/periodo';
 import { ROLES, type Role } from '@novus/domain/roles';
-import { usuarioCreateSchema, usuarioUpdateSchema } from '@novus/domain/usuario';
 import { z } from '@novus/domain/zod';
 import { type Access, routeRoles } from './auth/access.ts';
 import { route, SENT } from './contract.ts';
@@ -66,11 +65,6 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 };
 
 const id = (what: string, answer: z.ZodType): RouteDoc['ok'] => ({ status: 200, description: what, answer });
-const created = (what: string, answer: z.ZodType): RouteDoc['ok'] => ({
-  status: 201,
-  description: what,
-  answer,
-});
 
 /** The documentation of every route, by `METHOD /url` as Fastify registers it. */
 export const ROUTE_DOCS: Record<string, RouteDoc> = {
@@ -114,37 +108,6 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
       produces: 'text/event-stream',
       answer: answers.eventosAnswer,
     },
-  },
-  'GET /api/user': {
-    tag: 'usuários',
-    summary: 'Lista os usuários.',
-    ok: id('Os usuários.', z.array(answers.usuarioSummaryAnswer)),
-  },
-  'GET /api/user/:id': {
-    tag: 'usuários',
-    summary: 'Um usuário.',
-    ok: id('O usuário.', answers.usuarioDetailAnswer),
-  },
-  'POST /api/user': {
-    tag: 'usuários',
-    summary: 'Cadastra um usuário.',
-    body: usuarioCreateSchema,
-    consumes: ['application/json', 'application/x-www-form-urlencoded'],
-    ok: created('O usuário cadastrado.', answers.usuarioDetailAnswer),
-    errors: [409],
-  },
-  'PUT /api/user/:id': {
-    tag: 'usuários',
-    summary: 'Altera um usuário.',
-    body: usuarioUpdateSchema,
-    consumes: ['application/json', 'application/x-www-form-urlencoded'],
-    ok: id('O usuário alterado.', answers.usuarioDetailAnswer),
-    errors: [409],
-  },
-  'DELETE /api/user/:id': {
-    tag: 'usuários',
-    summary: 'Exclui um usuário.',
-    ok: id('Excluído.', answers.deletedAnswer),
   },
   'GET /api/auditoria': {
     tag: 'auditoria',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { UsuarioDetail } from '../src/api/usuario';
+import type { UsuarioDetail } from '@novus/domain/api/usuarios';
 import {
   emptyUsuarioForm,
   usuarioCreateBody,

@@ -1,11 +1,14 @@
-// /api/user: user administration, for the administrador only.
+// /api/user: user administration, for the administrador only (domain/src/api/usuarios.ts).
 import type { FastifyInstance } from 'fastify';
-import { type UsuarioCreate, usuarioCreateSchema, usuarioUpdateSchema } from '@novus/domain/usuario';
+import * as api from '@novus/domain/api/usuarios';
+import { isRole } from '@novus/domain/roles';
+import type { UsuarioCreate } from '@novus/domain/usuario';
 import type { Access } from '../../auth/access.ts';
 import { hashPassword } from '../../auth/passwords.ts';
+import { route } from '../../contract.ts';
 import type { Database, Queryable } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { badRequest, conflict, notFound, parseId, parseInput } from '../../errors.ts';
+import { badRequest, conflict, notFound } from '../../errors.ts';
 import { recordAuditoria, usuarioValores } from '../auditoria/queries.ts';
 import { getCliente } from '../clientes/queries.ts';
 import {
@@ -23,18 +26,27 @@ import {
 const NOT_FOUND = 'Usuário não encontrado.';
 const LAST_ADMIN = 'O sistema precisa de pelo menos um administrador.';
 
-function usuarioJson(row: UsuarioListRow, clienteAs: 'object' | 'id') {
+/** A user as the list shows it: the client with its name. */
+function usuarioSummary(row: UsuarioListRow): api.UsuarioSummary {
+  return {
+    ...usuarioDetail(row),
+    cliente:
+      row.cliente !== null && row.cliente_nome !== null ? { _id: row.cliente, nome: row.cliente_nome } : null,
+  };
+}
+
+/** A user as the form edits it: the client by its id. */
+function usuarioDetail(row: UsuarioListRow): api.UsuarioDetail {
   return {
     _id: row.id,
     login: row.login,
     firstName: row.first_name,
     lastName: row.last_name,
-    roles: row.roles,
-    cliente:
-      clienteAs === 'id' ? row.cliente : row.cliente ? { _id: row.cliente, nome: row.cliente_nome } : null,
+    roles: row.roles.filter(isRole),
+    cliente: row.cliente,
     zonas: row.zonas,
     projetos: row.projetos,
-    createdAt: row.created_at,
+    createdAt: new Date(row.created_at).toISOString(),
   };
 }
 
@@ -53,18 +65,15 @@ async function checkedZonas(
 }
 
 export async function usuarioRoutes(app: FastifyInstance, { db, access }: { db: Database; access: Access }) {
-  const admin = { preHandler: access.allow('administrador') };
+  route(app, access, api.listUsuarios, async () => (await listUsers(db)).map(usuarioSummary));
 
-  app.get('/api/user', admin, async () => (await listUsers(db)).map((row) => usuarioJson(row, 'object')));
-
-  app.get<{ Params: { id: string } }>('/api/user/:id', admin, async (request) => {
-    const row = await getUser(db, parseId(request.params.id, 'Identificador de usuário'));
+  route(app, access, api.getUsuario, async ({ params }) => {
+    const row = await getUser(db, params.id);
     if (!row) throw notFound(NOT_FOUND);
-    return usuarioJson(row, 'id');
+    return usuarioDetail(row);
   });
 
-  app.post('/api/user', admin, async (request, reply) => {
-    const input = parseInput(usuarioCreateSchema, request.body);
+  route(app, access, api.createUsuario, async ({ body: input, request }) => {
     const zonas = await checkedZonas(db, input);
     const passwordHash = await hashPassword(input.password);
     try {
@@ -83,16 +92,14 @@ export async function usuarioRoutes(app: FastifyInstance, { db, access }: { db: 
       });
       const row = await getUser(db, id);
       if (!row) throw notFound(NOT_FOUND);
-      return reply.status(201).send(usuarioJson(row, 'id'));
+      return usuarioDetail(row);
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict('Já existe um usuário com esse login.');
       throw error;
     }
   });
 
-  app.put<{ Params: { id: string } }>('/api/user/:id', admin, async (request) => {
-    const id = parseId(request.params.id, 'Identificador de usuário');
-    const input = parseInput(usuarioUpdateSchema, request.body);
+  route(app, access, api.updateUsuario, async ({ params: { id }, body: input, request }) => {
     if (input.id !== undefined && input.id.toLowerCase() !== id) {
       throw badRequest('O identificador enviado não corresponde ao do endereço.');
     }
@@ -119,11 +126,10 @@ export async function usuarioRoutes(app: FastifyInstance, { db, access }: { db: 
     });
     const row = await getUser(db, id);
     if (!row) throw notFound(NOT_FOUND);
-    return usuarioJson(row, 'id');
+    return usuarioDetail(row);
   });
 
-  app.delete<{ Params: { id: string } }>('/api/user/:id', admin, async (request) => {
-    const id = parseId(request.params.id, 'Identificador de usuário');
+  route(app, access, api.deleteUsuario, async ({ params: { id }, request }) => {
     if (id === access.actor(request).id) throw conflict('Você não pode excluir o seu próprio usuário.');
     return db.transaction(async (tx) => {
       const antes = await usuarioValores(tx, id);

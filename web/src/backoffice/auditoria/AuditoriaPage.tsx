@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { Alert, Button, MenuItem, Paper, Stack, TablePagination, TextField, Typography } from '@mui/material';
 import { LOG_SUFFIX } from '@novus/domain/messages';
-import { listUsuarios } from '../../api/usuario';
+import { listUsuarios } from '@novus/domain/api/usuarios';
 import { LoadContent } from '../extrator/LoadContent';
 import { useApiLoad } from '../extrator/use-api-load';
 import { USUARIO_TEXT } from '../usuarios/messages';
@@ -31,7 +31,7 @@ export function AuditoriaPage() {
     setFiltro((atual) => ({ ...atual, pagina: 0, ...change }));
   const periodoInvalido = filtro.inicio !== '' && filtro.fim !== '' && filtro.inicio > filtro.fim;
 
-  const usuarios = useApiLoad('usuarios', listUsuarios, {
+  const usuarios = useApiLoad('usuarios', (api) => api.call(listUsuarios, {}), {
     log: 'Falha ao carregar usuários',
     text: USUARIO_TEXT.loadListFailed,
   });

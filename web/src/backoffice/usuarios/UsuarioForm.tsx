@@ -18,7 +18,7 @@ import {
 } from '@mui/material';
 import { ROLE_LABELS, ROLES } from '@novus/domain/roles';
 import { listProjetosByCliente, type ProjetoByCliente } from '@novus/domain/api/projetos';
-import { createUsuario, getUsuario, updateUsuario } from '../../api/usuario';
+import { createUsuario, getUsuario, updateUsuario } from '@novus/domain/api/usuarios';
 import { useBackofficeApi } from '../backoffice-api';
 import { serverMessageOr } from '../server-message';
 import { NoticeAlert, type Notice } from '../shared/notice';
@@ -51,7 +51,7 @@ export function UsuarioForm() {
   const [notice, setNotice] = useState<Notice | null>(null);
 
   const loading = useRecordLoad(userId, {
-    fetch: (id) => getUsuario(api, id),
+    fetch: (id) => api.call(getUsuario, { params: { id } }),
     loaded: (usuario) => dispatch({ type: 'loaded', usuario }),
     failure: { log: 'Falha ao carregar usuário', text: USUARIO_TEXT.loadOneFailed },
     onNotice: setNotice,
@@ -81,11 +81,11 @@ export function UsuarioForm() {
     setSending(true);
     try {
       if (userId === undefined) {
-        await createUsuario(api, usuarioCreateBody(state));
+        await api.call(createUsuario, { body: usuarioCreateBody(state) });
         dispatch({ type: 'reset' });
         setNotice({ severity: 'success', text: USUARIO_TEXT.created });
       } else {
-        await updateUsuario(api, usuarioUpdateBody(state, userId));
+        await api.call(updateUsuario, { params: { id: userId }, body: usuarioUpdateBody(state, userId) });
         dispatch({ type: 'field', field: 'password', value: '' });
         dispatch({ type: 'field', field: 'passwordConfirmation', value: '' });
         setNotice({ severity: 'success', text: USUARIO_TEXT.updated });

@@ -2,7 +2,7 @@
 import { useCallback } from 'react';
 import type { GridColDef } from '@mui/x-data-grid';
 import { isRole, ROLE_LABELS } from '@novus/domain/roles';
-import { deleteUsuario, listUsuarios, type UsuarioSummary } from '../../api/usuario';
+import { deleteUsuario, listUsuarios, type UsuarioSummary } from '@novus/domain/api/usuarios';
 import { useBackofficeApi } from '../backoffice-api';
 import { ResourceList, type ResourceListTexts } from '../shared/ResourceList';
 import { USUARIO_TEXT } from './messages';
@@ -58,8 +58,13 @@ const COLUMNS: GridColDef<UsuarioSummary>[] = [
 
 export function UsuarioList() {
   const { api } = useBackofficeApi();
-  const load = useCallback(() => listUsuarios(api), [api]);
-  const remove = useCallback((usuario: UsuarioSummary) => deleteUsuario(api, usuario._id), [api]);
+  const load = useCallback(() => api.call(listUsuarios, {}), [api]);
+  const remove = useCallback(
+    async (usuario: UsuarioSummary) => {
+      await api.call(deleteUsuario, { params: { id: usuario._id } });
+    },
+    [api],
+  );
   return (
     <ResourceList
       basePath="/backoffice/usuario"

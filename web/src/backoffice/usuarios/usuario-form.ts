@@ -1,7 +1,28 @@
 // The user form's state and its interplay (SPEC.md sections 4 and 5): roles, client and zones depend on
 // each other; everything else is the server's to validate.
+import type { UsuarioDetail } from '@novus/domain/api/usuarios';
 import { ROLES, type Role } from '@novus/domain/roles';
-import type { UsuarioCreateBody, UsuarioDetail, UsuarioUpdateBody } from '../../api/usuario';
+
+/** What the form sends (domain/src/usuario.ts validates it on the server): its fields as typed. */
+interface UsuarioFields {
+  firstName: string;
+  lastName: string;
+  roles: Role[];
+  zonas: string[];
+  cliente: string;
+}
+
+export interface UsuarioCreateBody extends UsuarioFields {
+  login: string;
+  password: string;
+  passwordConfirmation: string;
+}
+
+export interface UsuarioUpdateBody extends UsuarioFields {
+  id: string;
+  password?: string;
+  passwordConfirmation?: string;
+}
 
 export interface UsuarioFormState {
   editing: boolean;
