@@ -36,26 +36,6 @@ export const configAnswer = z.object({
     .describe('Camadas de mapa.'),
 });
 
-const valores = z.looseObject({}).nullable().describe('Os valores do objeto (nomes no lugar de ids).');
-
-export const auditoriaAnswer = z.object({
-  total: z.number().int(),
-  pagina: z.number().int(),
-  tamanho: z.number().int(),
-  entradas: z.array(
-    z.object({
-      _id: z.string(),
-      em: z.iso.datetime(),
-      usuario: z.object({ _id: uuid.nullable(), nome: z.string() }).describe('Quem alterou.'),
-      entidade: z.string(),
-      entidadeId: z.string(),
-      acao: z.enum(['criar', 'alterar', 'excluir', 'importar']),
-      antes: valores,
-      depois: valores,
-    }),
-  ),
-});
-
 const tecnico = z.object({ id: uuid, nome: z.string() });
 
 export const mapaAnswer = z.object({

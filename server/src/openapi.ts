@@ -16,7 +16,6 @@ import { z } from '@novus/domain/zod';
 import { type Access, routeRoles } from './auth/access.ts';
 import { route, SENT } from './contract.ts';
 import { AUTH_COOKIE } from './auth/routes.ts';
-import { filterSchema } from './modules/auditoria/routes.ts';
 import * as answers from './openapi-answers.ts';
 
 /** Every error answer of the API (errors.ts and app.ts's error handler). */
@@ -108,12 +107,6 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
       produces: 'text/event-stream',
       answer: answers.eventosAnswer,
     },
-  },
-  'GET /api/auditoria': {
-    tag: 'auditoria',
-    summary: 'A trilha de auditoria, filtrada.',
-    querystring: filterSchema,
-    ok: id('Os eventos de auditoria, do mais recente ao mais antigo.', answers.auditoriaAnswer),
   },
 };
 

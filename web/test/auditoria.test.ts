@@ -3,7 +3,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { Entrada } from '../src/backoffice/auditoria/auditoria-api';
+import type { Entrada } from '@novus/domain/api/auditoria';
 import { AuditoriaTable } from '../src/backoffice/auditoria/AuditoriaTable';
 import {
   entidadeLabel,

@@ -2,11 +2,11 @@
 import { useState } from 'react';
 import { Alert, Button, MenuItem, Paper, Stack, TablePagination, TextField, Typography } from '@mui/material';
 import { LOG_SUFFIX } from '@novus/domain/messages';
+import { listAuditoria } from '@novus/domain/api/auditoria';
 import { listUsuarios } from '@novus/domain/api/usuarios';
 import { LoadContent } from '../extrator/LoadContent';
 import { useApiLoad } from '../extrator/use-api-load';
 import { USUARIO_TEXT } from '../usuarios/messages';
-import { type FiltroAuditoria, listAuditoria } from './auditoria-api';
 import { AuditoriaTable } from './AuditoriaTable';
 
 export const AUDITORIA_TEXT = {
@@ -14,6 +14,17 @@ export const AUDITORIA_TEXT = {
   badPeriod: 'A data inicial deve ser anterior ou igual à data final.',
   loadFailed: { log: 'Falha ao carregar auditoria', text: `Falha ao carregar auditoria.${LOG_SUFFIX}` },
 } as const;
+
+/** The screen's filters, as its fields hold them; '' leaves one out (the server reads '' as no filter). */
+interface FiltroAuditoria {
+  /** A user's id; '' for everyone. */
+  usuario: string;
+  /** YYYY-MM-DD or '' (no bound). */
+  inicio: string;
+  fim: string;
+  pagina: number;
+  tamanho: number;
+}
 
 const PAGE_SIZES = [25, 50, 100];
 const SEM_FILTRO: FiltroAuditoria = {
@@ -37,7 +48,7 @@ export function AuditoriaPage() {
   });
   const pagina = useApiLoad(
     periodoInvalido ? null : JSON.stringify(filtro),
-    (api) => listAuditoria(api, filtro),
+    (api) => api.call(listAuditoria, { query: filtro }),
     AUDITORIA_TEXT.loadFailed,
   );
   const filtrado = filtro.usuario !== '' || filtro.inicio !== '' || filtro.fim !== '';

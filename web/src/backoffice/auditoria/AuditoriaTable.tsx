@@ -9,7 +9,7 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
-import type { Entrada } from './auditoria-api';
+import type { Entrada } from '@novus/domain/api/auditoria';
 import { acaoLabel, entidadeLabel, formatQuando, mudancas, objetoNome } from './auditoria-view';
 
 export function AuditoriaTable({ entradas }: { entradas: readonly Entrada[] }) {

@@ -3,7 +3,7 @@
 import { FUSO_HORARIO } from '@novus/domain/export/columns';
 import { FLUXO_FORM_LABELS, PRELOADED_FLOWS } from '@novus/domain/flows/registry';
 import { isRole, ROLE_LABELS } from '@novus/domain/roles';
-import type { Entrada } from './auditoria-api';
+import type { Entrada } from '@novus/domain/api/auditoria';
 
 export const ACAO_LABELS: Record<string, string> = {
   criar: 'Criação',
