@@ -10,7 +10,6 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { createJsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { Endpoint } from '@novus/domain/api/contract';
 import * as api from '@novus/domain/api/docs';
-import { periodoSchema } from '@novus/domain/export/periodo';
 import { ROLES, type Role } from '@novus/domain/roles';
 import { z } from '@novus/domain/zod';
 import { type Access, routeRoles } from './auth/access.ts';
@@ -85,28 +84,6 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     summary: 'Configuração pública desta instalação (camadas de mapa).',
     open: 'público',
     ok: id('A configuração.', answers.configAnswer),
-  },
-
-  'GET /api/projeto/:id/mapa': {
-    tag: 'mapa',
-    summary: 'Os pontos do projeto no mapa, em forma compacta, camada por camada.',
-    querystring: periodoSchema,
-    ok: id('As zonas, as camadas de pontos e os técnicos do projeto.', answers.mapaAnswer),
-  },
-  'GET /api/projeto/:nome/estatistica': {
-    tag: 'mapa',
-    summary: 'Contagens do projeto por situação.',
-    ok: id('As contagens.', answers.estatisticaAnswer),
-  },
-  'GET /api/projeto/:id/mapa/eventos': {
-    tag: 'mapa',
-    summary: 'Eventos ao vivo do mapa do projeto (text/event-stream).',
-    ok: {
-      status: 200,
-      description: 'Fluxo de eventos.',
-      produces: 'text/event-stream',
-      answer: answers.eventosAnswer,
-    },
   },
 };
 

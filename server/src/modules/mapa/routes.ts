@@ -1,12 +1,14 @@
 // The supervisor map's routes (SPEC.md 2 'Supervisor', 7): the compact points of a project, its statistics,
-// and the points stored from now on as Server-Sent Events.
+// and the points stored from now on as Server-Sent Events (domain/src/api/mapa.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
+import * as api from '@novus/domain/api/mapa';
 import { periodoSchema } from '@novus/domain/export/periodo';
-import type { EstatisticaItem, MapaProjeto, PontoEvento } from '@novus/domain/mapa/api';
+import type { MapaProjeto, PontoEvento } from '@novus/domain/mapa/api';
 import { type Access, ensure, policies } from '../../auth/access.ts';
+import { route, SENT } from '../../contract.ts';
 import type { Database } from '../../db/database.ts';
-import { notFound, parseId, parseInput } from '../../errors.ts';
+import { notFound, parseInput } from '../../errors.ts';
 import type { PontosLive } from '../../live/pontos.ts';
 import {
   camadas,
@@ -26,8 +28,6 @@ export async function mapaRoutes(
   app: FastifyInstance,
   { db, access, live }: { db: Database; access: Access; live: PontosLive },
 ) {
-  const readers = { preHandler: access.allow('administrador', 'supervisor', 'tecnico') };
-
   /** Supervisors and administrators see the project whole; a technician only the points of their zones. */
   async function visibleProjeto(
     request: FastifyRequest,
@@ -43,17 +43,15 @@ export async function mapaRoutes(
     return scope === 'all' || scope === null ? { projeto } : { projeto, zonas: scope };
   }
 
-  function filtroOf(request: FastifyRequest, projeto: ProjetoMapa, zonas: string[] | undefined): MapaFiltro {
-    const periodo = parseInput(periodoSchema, request.query);
+  /** The filters are read once the project is found and allowed (the declarations' `readByRoute`). */
+  function filtroOf(query: unknown, projeto: ProjetoMapa, zonas: string[] | undefined): MapaFiltro {
+    const periodo = parseInput(periodoSchema, query);
     return { projeto: projeto.id, ...periodo, ...(zonas ? { zonas } : {}) };
   }
 
-  app.get<{ Params: { id: string } }>('/api/projeto/:id/mapa', readers, async (request, reply) => {
-    const { projeto, zonas } = await visibleProjeto(
-      request,
-      parseId(request.params.id, 'Identificador de projeto'),
-    );
-    const filtro = filtroOf(request, projeto, zonas);
+  route(app, access, api.getMapa, async ({ params, query, request, reply }) => {
+    const { projeto, zonas } = await visibleProjeto(request, params.id);
+    const filtro = filtroOf(query, projeto, zonas);
     const [rows, lista] = await Promise.all([camadas(db, filtro), tecnicos(db, projeto.id)]);
     const head: Omit<MapaProjeto, 'camadas'> = {
       projeto: { id: projeto.id, nome: projeto.nome },
@@ -77,13 +75,13 @@ export async function mapaRoutes(
       )
       .join(',');
     const json = JSON.stringify(head);
-    return reply.type('application/json; charset=utf-8').send(`${json.slice(0, -1)},"camadas":[${layers}]}`);
+    void reply.type('application/json; charset=utf-8').send(`${json.slice(0, -1)},"camadas":[${layers}]}`);
+    return SENT;
   });
 
-  app.get<{ Params: { nome: string } }>('/api/projeto/:nome/estatistica', readers, async (request) => {
-    const { projeto, zonas } = await visibleProjeto(request, request.params.nome);
-    const items: EstatisticaItem[] = await estatistica(db, filtroOf(request, projeto, zonas));
-    return items;
+  route(app, access, api.getEstatistica, async ({ params, query, request }) => {
+    const { projeto, zonas } = await visibleProjeto(request, params.nome);
+    return estatistica(db, filtroOf(query, projeto, zonas));
   });
 
   const streams = new Set<ServerResponse>();
@@ -95,11 +93,8 @@ export async function mapaRoutes(
     await live.close();
   });
 
-  app.get<{ Params: { id: string } }>('/api/projeto/:id/mapa/eventos', readers, async (request, reply) => {
-    const { projeto, zonas } = await visibleProjeto(
-      request,
-      parseId(request.params.id, 'Identificador de projeto'),
-    );
+  route(app, access, api.watchMapa, async ({ params, request, reply }) => {
+    const { projeto, zonas } = await visibleProjeto(request, params.id);
     const res = reply.raw;
     let stop: (() => void) | null = null;
     let ping: NodeJS.Timeout | null = null;
@@ -127,7 +122,7 @@ export async function mapaRoutes(
     reply.hijack();
     if (res.destroyed) {
       unsubscribe();
-      return;
+      return SENT;
     }
     stop = unsubscribe;
     streams.add(res);
@@ -139,5 +134,6 @@ export async function mapaRoutes(
     });
     res.write(': novus\n\n');
     ping = setInterval(() => res.write(': ping\n\n'), PING_MS);
+    return SENT;
   });
 }

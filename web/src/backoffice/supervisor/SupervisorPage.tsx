@@ -2,10 +2,10 @@
 // period, with per-flow statistics, kept live as the devices send records (SPEC.md section 2 'Supervisor').
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Alert, Box, LinearProgress, MenuItem, Stack, TextField } from '@mui/material';
+import { getEstatistica, getMapa } from '@novus/domain/api/mapa';
 import { listProjetos } from '@novus/domain/api/projetos';
 import { FLUXOS, type Fluxo } from '@novus/domain/flows/keys';
 import type { MapaProjeto } from '@novus/domain/mapa/api';
-import { getEstatistica, getMapa } from '../../api/mapa';
 import { getTileConfig } from '../../api/tiles-config';
 import { useBackofficeApi } from '../backoffice-api';
 import { LOAD_FAILURE } from '../extrator/messages';
@@ -51,7 +51,7 @@ export function SupervisorPage() {
     scope,
     JSON.stringify([projetoId, filtrosApi]),
     async (api, superseded) => {
-      const value = await getMapa(api, projetoId, filtrosApi);
+      const value = await api.call(getMapa, { params: { id: projetoId }, query: filtrosApi });
       const store = new PontosStore(value.camadas);
       if (!superseded.aborted) client?.load(store, clusterizar ? mask : 0);
       return { value, store };
@@ -63,7 +63,7 @@ export function SupervisorPage() {
   const estatistica = useReload(
     nomeProjeto === undefined ? null : projetoId,
     JSON.stringify([projetoId, filtrosApi, refresh]),
-    (api) => getEstatistica(api, nomeProjeto ?? '', filtrosApi),
+    (api) => api.call(getEstatistica, { params: { nome: nomeProjeto ?? '' }, query: filtrosApi }),
     SUPERVISOR_FAILURE.estatistica,
   );
 

@@ -1,6 +1,5 @@
 // The supervisor's filters as the screen holds them, what the API takes, and whether a live point passes them.
 import type { PontoEvento } from '@novus/domain/mapa/api';
-import type { MapaFiltros } from '../../api/mapa';
 
 export interface Tecnico {
   id: string;
@@ -11,6 +10,15 @@ export interface FiltrosEscolhidos {
   /** null: 'Todos'. The name is kept so the select can show the choice whatever the next answer lists. */
   tecnico: Tecnico | null;
   /** YYYY-MM-DD or ''. */
+  dataInicio: string;
+  dataFim: string;
+}
+
+/** The filters as the map and its statistics take them (domain/src/api/mapa.ts); '' leaves one out. */
+export interface MapaFiltros {
+  /** A technician's id, as MapaProjeto.tecnicos lists them. */
+  tecnico: string;
+  /** YYYY-MM-DD (local days, inclusive). */
   dataInicio: string;
   dataFim: string;
 }
