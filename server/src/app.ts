@@ -13,6 +13,7 @@ import Fastify, {
   type FastifyRequest,
   type RouteOptions,
 } from 'fastify';
+import * as sistema from '@novus/domain/api/sistema';
 import { AUTH_COOKIE, authRoutes } from './auth/routes.ts';
 import { createAccess } from './auth/access.ts';
 import { rejectCrossSite } from './auth/csrf.ts';
@@ -20,6 +21,7 @@ import { LoginLimiter } from './auth/login-limiter.ts';
 import { sessionEnded } from './auth/sessions.ts';
 import type { TokenService } from './auth/tokens.ts';
 import { DEFAULT_TILES, type TileConfig } from './config.ts';
+import { route } from './contract.ts';
 import type { Database } from './db/database.ts';
 import { isDatabaseUnavailable } from './db/errors.ts';
 import { AppError, badRequest, databaseUnavailable, inspectInput } from './errors.ts';
@@ -132,7 +134,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(healthRoutes, { db, blobs: options.blobs });
   // What the app needs to know of this installation; public, so the map works before and after login.
-  app.get('/api/config', async () => ({ tiles }));
+  route(app, null, sistema.getConfig, async () => ({ tiles }));
   await app.register(authRoutes, { db, tokens, limiter });
   const access = createAccess(db);
   await app.register(docsRoutes, { access });

@@ -1,9 +1,10 @@
 // The API documentation (issue 13): an OpenAPI 3 document made by @fastify/swagger from the app's own route table,
-// with the zod schemas the routes already parse their input with (converted by fastify-type-provider-zod), each
-// route's roles read from its `access.allow` guard, what it answers on success (openapi-answers.ts, checked against
-// real answers by server/test/openapi.test.ts), and the error shape of errors.ts. The schemas are documentation
-// only: they are never put in a route's `schema`, so Fastify validates nothing and the routes keep answering bad
-// input with their Portuguese messages (parseInput). Served to administradores at /api/docs.
+// each route described by the declaration it was registered from (domain/src/api, server/src/contract.ts): the zod
+// schemas it parses its input with (converted by fastify-type-provider-zod), what it answers on success (checked
+// against real answers by server/test/openapi.test.ts), its roles read from its `access.allow` guard, and the error
+// shape of errors.ts. The schemas are documentation only: they are never put in a route's `schema`, so Fastify
+// validates nothing and the routes keep answering bad input with their Portuguese messages (parseInput). Served to
+// administradores at /api/docs.
 import fs from 'node:fs';
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
@@ -15,7 +16,6 @@ import { z } from '@novus/domain/zod';
 import { type Access, routeRoles } from './auth/access.ts';
 import { route, SENT } from './contract.ts';
 import { AUTH_COOKIE } from './auth/routes.ts';
-import * as answers from './openapi-answers.ts';
 
 /** Every error answer of the API (errors.ts and app.ts's error handler). */
 export const errorSchema = z
@@ -28,7 +28,10 @@ export const errorSchema = z
   })
   .describe('Erro');
 
-/** What the documentation says of one route beyond what the app knows (its roles and path). */
+/** A file download or a stream: bytes, not JSON. */
+const binaryAnswer = z.string().meta({ format: 'binary' });
+
+/** What the documentation says of one route beyond what the app knows (its roles and path): its declaration's. */
 interface RouteDoc {
   summary: string;
   description?: string;
@@ -38,8 +41,8 @@ interface RouteDoc {
   consumes?: string[];
   querystring?: z.ZodType;
   /**
-   * The success status and what it answers: `answer`, the JSON it sends (openapi-answers.ts); a route that
-   * `produces` something else answers bytes, and a 204 nothing.
+   * The success status and what it answers: `answer`, the JSON it sends; a route that `produces` something else
+   * answers bytes, and a 204 nothing.
    */
   ok?: { status: number; description: string; produces?: string; answer?: z.ZodType };
   /** Who may call a route that no `allow` guards: anyone, or any signed-in user (checked in the handler). */
@@ -60,31 +63,6 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   415: 'Tipo de conteúdo não suportado.',
   429: 'Tentativas demais; aguarde.',
   503: 'Banco de dados indisponível; tente novamente em instantes.',
-};
-
-const id = (what: string, answer: z.ZodType): RouteDoc['ok'] => ({ status: 200, description: what, answer });
-
-/** The documentation of every route, by `METHOD /url` as Fastify registers it. */
-export const ROUTE_DOCS: Record<string, RouteDoc> = {
-  'GET /api/health': {
-    tag: 'sistema',
-    summary: 'Estado do servidor, do banco de dados e do armazenamento de fotos (para o balanceador).',
-    open: 'público',
-    ok: id('Servidor pronto.', answers.healthAnswer),
-    errors: [],
-    errorAnswers: {
-      503: {
-        description: 'O banco de dados ou o armazenamento de fotos não responde.',
-        answer: answers.healthAnswer,
-      },
-    },
-  },
-  'GET /api/config': {
-    tag: 'sistema',
-    summary: 'Configuração pública desta instalação (camadas de mapa).',
-    open: 'público',
-    ok: id('A configuração.', answers.configAnswer),
-  },
 };
 
 /** A declared endpoint (domain/src/api) as the documentation reads it. */
@@ -120,14 +98,15 @@ const zodTransform = createJsonSchemaTransform({
 
 type TransformInput = Parameters<typeof zodTransform>[0];
 
-/** Builds a route's documented schema from ROUTE_DOCS and its `allow` guard; everything outside /api/ is hidden. */
+/** Builds a route's documented schema from its declaration and its `allow` guard; everything outside /api/ is hidden. */
 function transform(input: TransformInput) {
   const route = input.route;
   const url = input.url;
   if (!url.startsWith('/api/')) return { schema: { hide: true }, url };
   const method = Array.isArray(route.method) ? route.method[0] : route.method;
   const declared = route.config?.endpoint;
-  const doc = declared ? routeDoc(declared) : ROUTE_DOCS[`${method} ${url}`];
+  // a route registered without a declaration gets the generic fallbacks below (the test refuses one)
+  const doc = declared ? routeDoc(declared) : undefined;
   const guarded = routeRoles(route.preHandler);
   const roles: readonly Role[] = guarded === undefined ? [] : guarded.length === 0 ? ROLES : guarded;
   const hasParams = url.includes('/:');
@@ -142,7 +121,7 @@ function transform(input: TransformInput) {
   // A 204 has no body: set on the converted schema below, as the zod transform wants a schema per status.
   if (ok.status !== 204) {
     // Without a documented answer a JSON route says nothing of its body (the test refuses that).
-    const schema = ok.answer ?? (ok.produces ? answers.binaryAnswer : z.unknown());
+    const schema = ok.answer ?? (ok.produces ? binaryAnswer : z.unknown());
     response[ok.status] = {
       description: ok.description,
       content: { [ok.produces ?? 'application/json']: { schema } },

@@ -1,9 +1,9 @@
 // What the home reads from the device's database and caches (the registry, Dexie, the service worker's cache):
 // its banners' counts, what is pending and whether the phone is ready for offline use. Loaded beside the home,
 // which draws whole before this arrives (issue 13).
+import { getConfig } from '@novus/domain/api/sistema';
 import { FLOWS } from '@novus/domain/flows/registry';
 import type { ApiClient } from '../api/client';
-import { getTileConfig } from '../api/tiles-config';
 import type { Device } from '../offline/device';
 import {
   appShellCached,
@@ -27,7 +27,7 @@ function rememberedTileDownload(): boolean {
 /** Asks the server (when it answers) and remembers; false when it cannot say. */
 async function askTileDownload(api: ApiClient): Promise<boolean | null> {
   try {
-    const { download } = await getTileConfig(api);
+    const { download } = (await api.call(getConfig, {})).tiles;
     window.localStorage.setItem(TILE_DOWNLOAD_KEY, download === null ? 'nao' : 'sim');
     return download !== null;
   } catch {

@@ -1,6 +1,9 @@
 // GET /api/health: whether this server can do its work, for a load balancer (HTTP status) and an operator (which
-// part fails). Public, so it tells nothing else: no error messages, hosts or versions.
+// part fails). Public, so it tells nothing else: no error messages, hosts or versions (domain/src/api/sistema.ts).
 import type { FastifyInstance } from 'fastify';
+import type { AnswerInputOf } from '@novus/domain/api/contract';
+import * as api from '@novus/domain/api/sistema';
+import { route, SENT } from '../../contract.ts';
 import type { Database } from '../../db/database.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
 
@@ -13,7 +16,7 @@ export async function healthRoutes(
   app: FastifyInstance,
   { db, blobs }: { db: Database; blobs: BlobStore },
 ): Promise<void> {
-  app.get('/api/health', async (request, reply) => {
+  route(app, null, api.getHealth, async ({ request, reply }) => {
     const [banco, fotos] = await Promise.all([
       probe(() => db.query('SELECT 1')),
       probe(async () => {
@@ -23,15 +26,16 @@ export async function healthRoutes(
     const falhas = [banco, fotos].filter((estado) => estado.falha !== undefined);
     // The reason goes to the log, for the operator; the answer says only which part fails.
     for (const { falha } of falhas) request.log.warn({ err: falha }, 'health check failed');
-    const body = {
+    // the 503 says the same: which part fails
+    const body: AnswerInputOf<typeof api.getHealth> = {
       status: falhas.length === 0 ? 'ok' : 'indisponível',
       banco: banco.estado,
       fotos: fotos.estado,
     };
-    return reply
-      .status(falhas.length === 0 ? 200 : 503)
-      .header('cache-control', 'no-store')
-      .send(body);
+    void reply.header('cache-control', 'no-store');
+    if (falhas.length === 0) return body;
+    void reply.status(503).send(body);
+    return SENT;
   });
 }
 

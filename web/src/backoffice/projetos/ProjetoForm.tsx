@@ -17,11 +17,11 @@ import {
   Typography,
 } from '@mui/material';
 import { createProjeto, getProjeto, updateProjeto } from '@novus/domain/api/projetos';
+import { getConfig } from '@novus/domain/api/sistema';
 import { FLUXOS } from '@novus/domain/flows/keys';
 import { FLUXO_FORM_LABELS, PRELOADED_FLOWS } from '@novus/domain/flows/registry';
 import { decodeTextFile } from '@novus/domain/geo/text-file';
 import { FUSOS } from '@novus/domain/geo/utm';
-import { getTileConfig } from '../../api/tiles-config';
 import { projetoDetail } from '../../api/projeto';
 import { ProjetoMap } from '../../map/ProjetoMap';
 import { useBackofficeApi } from '../backoffice-api';
@@ -61,8 +61,8 @@ export function ProjetoForm() {
 
   useEffect(() => {
     let active = true;
-    getTileConfig(api).then(
-      (tiles) => active && setTileUrl(tiles.street),
+    api.call(getConfig, {}).then(
+      ({ tiles }) => active && setTileUrl(tiles.street),
       (error: unknown) => log('Falha ao carregar a configuração do mapa', error),
     );
     return () => {

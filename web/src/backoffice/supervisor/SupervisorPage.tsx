@@ -4,9 +4,9 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Alert, Box, LinearProgress, MenuItem, Stack, TextField } from '@mui/material';
 import { getEstatistica, getMapa } from '@novus/domain/api/mapa';
 import { listProjetos } from '@novus/domain/api/projetos';
+import { getConfig } from '@novus/domain/api/sistema';
 import { FLUXOS, type Fluxo } from '@novus/domain/flows/keys';
 import type { MapaProjeto } from '@novus/domain/mapa/api';
-import { getTileConfig } from '../../api/tiles-config';
 import { useBackofficeApi } from '../backoffice-api';
 import { LOAD_FAILURE } from '../extrator/messages';
 import { ProjetoPageHead } from '../extrator/ProjetoPageHead';
@@ -202,8 +202,8 @@ function useStreetTiles(): string | undefined {
   const [tileUrl, setTileUrl] = useState<string>();
   useEffect(() => {
     let active = true;
-    getTileConfig(api).then(
-      (tiles) => active && setTileUrl(tiles.street),
+    api.call(getConfig, {}).then(
+      ({ tiles }) => active && setTileUrl(tiles.street),
       (error: unknown) => log(SUPERVISOR_FAILURE.tiles.log, error),
     );
     return () => {

@@ -15,7 +15,7 @@ import {
   useMapEvents,
 } from 'react-leaflet';
 import 'leaflet/dist/leaflet.css';
-import type { TileConfig } from '../../api/tiles-config';
+import type { TileConfig } from '@novus/domain/api/sistema';
 import type { LocalZona } from '../../offline/db';
 import { FieldPoints } from './FieldPoints';
 import type { GeoFix } from './geolocation';

@@ -1,7 +1,7 @@
 // 'Download do Mapa': the project's zones at zoom 19 into the tile cache, with 'Downloading: x de y'.
 import { useState } from 'react';
 import { Alert, Button, CircularProgress, Stack, Typography } from '@mui/material';
-import type { TileConfig } from '../../api/tiles-config';
+import type { TileConfig } from '@novus/domain/api/sistema';
 import type { LocalProjeto } from '../../offline/db';
 import { downloadTiles, planDownload, TILE_TEXTS, tileUrl } from '../../offline/tiles';
 

@@ -1,6 +1,6 @@
 // The tile URL templates, remembered on the device: the map must draw offline, where /api/config cannot answer.
 import { useEffect, useState } from 'react';
-import { getTileConfig, type TileConfig } from '../../api/tiles-config';
+import { getConfig, type TileConfig } from '@novus/domain/api/sistema';
 import { useShell } from '../../shared/services';
 
 const KEY = 'novus.tiles';
@@ -22,8 +22,8 @@ export function useTileConfig(): TileConfig | null {
   const [config, setConfig] = useState<TileConfig | null>(remembered);
   useEffect(() => {
     let active = true;
-    getTileConfig(api).then(
-      (fresh) => {
+    api.call(getConfig, {}).then(
+      ({ tiles: fresh }) => {
         window.localStorage.setItem(KEY, JSON.stringify(fresh));
         if (active) setConfig(fresh);
       },
