@@ -1,3 +1,6 @@
+/** A UUID as text, any version, either case: every id of the API (a malformed one is a 400, never a database error). */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 // Record ids are made on the device, where the record is born: UUID v7 (time-ordered, RFC 9562), so the id
 // is the idempotency key of its upload and sorts by creation time.
 export function uuidv7(

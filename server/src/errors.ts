@@ -1,5 +1,6 @@
 // Error kinds with their Portuguese messages, mapped to HTTP in one handler (see app.ts).
 import type { z } from '@novus/domain/zod';
+import { UUID } from '@novus/domain/ids';
 
 export interface FieldError {
   msg: string;
@@ -45,8 +46,6 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.in
   if (!result.success) throw validationError(result.error);
   return result.data;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Ids are UUIDs; anything else is a malformed request, never a database error. */
 export function parseId(value: unknown, what = 'Identificador'): string {

@@ -3,6 +3,7 @@
 // (server/src/contract.ts: input parsed with these schemas, roles checked, the handler's return typed by the
 // answer), /api/docs is generated from it, and the web client calls it with `api.call(endpoint, input)`, which
 // parses the answer with the same schema. Nothing else describes an endpoint.
+import { UUID } from '../ids.ts';
 import type { Role } from '../roles.ts';
 import { z } from '../zod.ts';
 
@@ -91,7 +92,7 @@ export type CallInput<E extends Endpoint> = (E['params'] extends z.ZodType
 export function uuidParam(what: string) {
   return z
     .string({ error: `${what} inválido.` })
-    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, `${what} inválido.`)
+    .regex(UUID, `${what} inválido.`)
     .transform((value) => value.toLowerCase());
 }
 

@@ -11,6 +11,7 @@ import type { Database } from '../../db/database.ts';
 import { AppError, notFound, parseId, parseInput } from '../../errors.ts';
 import { type Filtro, findProjetoExport, placemarksQuery, type ProjetoExport } from './queries.ts';
 import type { KmlLayer } from './writers.ts';
+import { UUID } from '@novus/domain/ids';
 
 export interface ExportDeps {
   db: Database;
@@ -22,8 +23,6 @@ export const SEM_FUSO =
 
 /** Every flow, for the files and counts that span them all. */
 const TODOS_FLUXOS: readonly Fluxo[] = FLOWS.map((flow) => flow.key);
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A file name every system accepts: no path separators or characters Windows refuses. */
 export const fileName = (name: string) => name.replace(/[/\\:*?"<>|]+/g, '-');

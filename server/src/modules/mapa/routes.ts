@@ -18,8 +18,7 @@ import {
   type ProjetoMapa,
   tecnicos,
 } from './queries.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID } from '@novus/domain/ids';
 
 /** Keeps proxies and browsers from closing a quiet event stream. */
 const PING_MS = 25_000;
