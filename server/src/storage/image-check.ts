@@ -41,21 +41,36 @@ export function sniffImage(head: Buffer): string | undefined {
 }
 
 export class ImageCheck {
-  private head = Buffer.alloc(0);
+  /** The first HEAD_BYTES, as the chunks came (joined once, when asked): no copy per chunk. */
+  private headChunks: Buffer[] = [];
+  private headLength = 0;
+  private joinedHead: Buffer | undefined;
   private tail = Buffer.alloc(0);
   private size = 0;
   /** Absolute offset of the last FF D9 seen. */
   private lastEoi = -1;
 
   update(chunk: Buffer): void {
-    if (this.head.length < HEAD_BYTES) {
-      this.head = Buffer.concat([this.head, chunk.subarray(0, HEAD_BYTES - this.head.length)]);
+    if (this.headLength < HEAD_BYTES) {
+      const part = chunk.subarray(0, HEAD_BYTES - this.headLength);
+      this.headChunks.push(part);
+      this.headLength += part.length;
+      this.joinedHead = undefined;
     }
     const at = chunk.lastIndexOf(JPEG_EOI);
     if (at >= 0) this.lastEoi = this.size + at;
     else if (this.tail.at(-1) === 0xff && chunk[0] === 0xd9) this.lastEoi = this.size - 1;
-    this.tail = Buffer.concat([this.tail, chunk]).subarray(-TAIL_BYTES);
+    // Only the last TAIL_BYTES are kept: a copy of those, never of the chunk.
+    this.tail =
+      chunk.length >= TAIL_BYTES
+        ? Buffer.from(chunk.subarray(-TAIL_BYTES))
+        : Buffer.concat([this.tail, chunk]).subarray(-TAIL_BYTES);
     this.size += chunk.length;
+  }
+
+  private get head(): Buffer {
+    this.joinedHead ??= Buffer.concat(this.headChunks, this.headLength);
+    return this.joinedHead;
   }
 
   /** The checked image, or NotAnImageError saying what is wrong. */
