@@ -17,11 +17,13 @@ import { type Collection, type LatLng, type LocalColeta, RecordStore } from '../
 import {
   type RemoteColeta,
   SessionExpiredError,
+  sha256Hex,
   SYNC_TEXTS,
   SyncEngine,
   type SyncResult,
   type SyncTransport,
   TransportError,
+  type UploadFoto,
 } from '../src/offline/sync';
 
 const START = 1_790_000_000_000;
@@ -793,5 +795,260 @@ describe('SyncEngine', () => {
         await outro.close();
       }
     });
+  });
+});
+
+/** How one upload of the link below ends: answered after `ms`, refused with a status, or with a page not ours. */
+type Outcome = { ms: number; refuse?: { status: number; message: string }; portal?: boolean };
+
+/**
+ * A slow link for the uploads in flight: each upload takes its time and is counted while it lasts; nothing else
+ * is slow. It says when a record was in flight twice at once and when a flow started before the previous settled.
+ */
+class SlowLink implements SyncTransport {
+  readonly sent: string[] = [];
+  readonly events: string[] = [];
+  readonly logs: { message: string; extras: Record<string, unknown> }[] = [];
+  readonly inFlight = new Set<string>();
+  readonly twice: string[] = [];
+  maxInFlight = 0;
+  /** The most uploads in flight at once, by flow key. */
+  readonly maxByFlow = new Map<string, number>();
+  outcome: (id: string, fotos: UploadFoto[]) => Outcome = () => ({ ms: 5 });
+  /** Held photos, by SHA-256; a question about them fails with status 0 when `questionFails`. */
+  held = new Set<string>();
+  questionFails = false;
+  asked = 0;
+
+  async getProjetos() {
+    return [structuredClone(PROJETO)];
+  }
+
+  async fotosNoServidor(hashes: string[]) {
+    this.asked += 1;
+    if (this.questionFails) throw new TransportError(0, 'Failed to fetch');
+    return new Set(hashes.filter((hash) => this.held.has(hash)));
+  }
+
+  async upload(flow: FlowDefinition, fields: Record<string, string>, fotos: UploadFoto[]) {
+    const id = fields.id ?? '';
+    if (this.inFlight.has(id)) this.twice.push(id);
+    this.inFlight.add(id);
+    this.sent.push(id);
+    this.events.push(`start ${flow.key}`);
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight.size);
+    this.maxByFlow.set(flow.key, Math.max(this.maxByFlow.get(flow.key) ?? 0, this.inFlight.size));
+    const { ms, refuse, portal } = this.outcome(id, fotos);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      if (refuse) throw new TransportError(refuse.status, refuse.message);
+      return portal ? { html: '<html>Wi-Fi</html>' } : { _id: id, sincronizadoEm: SERVER_TIME };
+    } finally {
+      this.inFlight.delete(id);
+      this.events.push(`end ${flow.key}`);
+    }
+  }
+
+  async getByZona() {
+    return [];
+  }
+
+  async getByProjeto() {
+    return [];
+  }
+
+  async log(message: string, extras: Record<string, unknown>) {
+    this.logs.push({ message, extras });
+  }
+}
+
+describe('SyncEngine with uploads in flight at once', () => {
+  let db: NovusDatabase;
+  let records: RecordStore;
+  let link: SlowLink;
+  let statuses: string[];
+  let clock: number;
+
+  beforeEach(() => {
+    db = new NovusDatabase(`Novus-sync-${(databases += 1)}`);
+    clock = START;
+    records = new RecordStore(db, () => clock);
+    link = new SlowLink();
+    statuses = [];
+  });
+
+  afterEach(async () => {
+    db.close();
+    await db.delete();
+  });
+
+  const sync = (options: { concurrency?: number } = {}) =>
+    new SyncEngine({
+      db,
+      records,
+      transport: link,
+      flows: FLOWS,
+      tecnico: 'Maria',
+      onStatus: (text) => statuses.push(text),
+      ...options,
+    }).run();
+
+  /** Units then poles, oldest first: their ids in the order the sync sends them. */
+  async function collect(units: number, poles = 0, fotos = 0): Promise<{ units: string[]; poles: string[] }> {
+    const made = { units: [] as string[], poles: [] as string[] };
+    for (let i = 0; i < units; i += 1) {
+      clock += 1000;
+      const record = await records.add(unidadeFlow, {
+        projeto: PROJETO.id,
+        dataHora: clock,
+        coordenadas: { lat: -25.435, lng: -49.275 },
+        fotos: Array.from({ length: fotos }, (_, slot) => photo(i * 10 + slot)),
+        dados: { tipoUnidade: 'SDU', numero: String(i) },
+      });
+      made.units.push(record.id);
+    }
+    for (let i = 0; i < poles; i += 1) {
+      clock += 1000;
+      const record = await records.add(posteFlow, {
+        projeto: PROJETO.id,
+        dataHora: clock,
+        coordenadas: { lat: -25.436, lng: -49.276 },
+        fotos: [],
+        dados: { tipo: 'CONCRETO DUPLO T' },
+      });
+      made.poles.push(record.id);
+    }
+    return made;
+  }
+
+  const pendingIds = async (flow: FlowDefinition) =>
+    (await records.pending(flow)).map((record) => record.id).sort();
+
+  it('sends up to three uploads at once by default, each record once, and lets every one go', async () => {
+    await collect(7, 2);
+    expect(await sync()).toEqual({ ok: true, uploaded: 9, downloaded: 0 });
+    expect(link.maxByFlow.get('hc')).toBe(3);
+    expect(link.sent).toHaveLength(9);
+    expect(new Set(link.sent).size).toBe(9);
+    expect(link.twice).toEqual([]);
+    expect(await pendingIds(unidadeFlow)).toEqual([]);
+    expect(await pendingIds(posteFlow)).toEqual([]);
+  });
+
+  it('starts the uploads oldest first and keeps up to N in flight as each one settles', async () => {
+    const { units } = await collect(6);
+    // The first record is slow: the others flow past it on the two other lanes.
+    link.outcome = (id) => ({ ms: id === units[0] ? 40 : 5 });
+    expect((await sync({ concurrency: 3 })).ok).toBe(true);
+    expect(link.sent.slice(0, 3)).toEqual(units.slice(0, 3));
+    expect([...link.sent].sort()).toEqual([...units].sort());
+    expect(link.maxInFlight).toBe(3);
+  });
+
+  it('takes the number of uploads in flight from the option (1: one after another)', async () => {
+    await collect(5);
+    expect((await sync({ concurrency: 1 })).ok).toBe(true);
+    expect(link.maxInFlight).toBe(1);
+    expect(link.sent).toHaveLength(5);
+  });
+
+  it('keeps the flows in order: no pole starts before every unit settled', async () => {
+    await collect(5, 3);
+    // The last unit is the slowest: the poles must still wait for it.
+    link.outcome = (id) => ({ ms: link.sent.length === 5 && link.sent.at(-1) === id ? 30 : 3 });
+    expect((await sync()).ok).toBe(true);
+    const firstPole = link.events.indexOf('start poste');
+    const lastUnit = link.events.lastIndexOf('end hc');
+    expect(firstPole).toBeGreaterThan(lastUnit);
+    expect(link.maxByFlow.get('hc')).toBe(3);
+    expect(link.maxByFlow.get('poste')).toBe(3);
+    expect(statuses).toEqual([
+      SYNC_TEXTS.start,
+      SYNC_TEXTS.projetos,
+      'Sincronizando unidades',
+      'Sincronizando postes',
+      SYNC_TEXTS.done,
+    ]);
+  });
+
+  it('a refused record ends the sync as before: its status and log, nothing after it sent, nothing unconfirmed let go', async () => {
+    const { units, poles } = await collect(6, 2);
+    const refused = units[1];
+    const portal = units[2];
+    link.outcome = (id) => {
+      if (id === refused) return { ms: 2, refuse: { status: 400, message: 'Número inválido.' } };
+      if (id === portal) return { ms: 10, portal: true };
+      return { ms: 10 };
+    };
+    const message = 'Falha no envio da unidade: Número inválido.';
+    expect(await sync()).toEqual({ ok: false, uploaded: 0, downloaded: 0, error: message });
+    expect(statuses.at(-1)).toBe(`${message} — ${SYNC_TEXTS.failed}`);
+    expect(link.logs).toEqual([
+      { message: 'SINCRONIZACAO UNIDADES', extras: { tecnico: 'Maria', erro: message } },
+    ]);
+    // Only the three in flight when it failed were ever sent; the ones after, and the poles, were not.
+    expect(link.sent).toEqual(units.slice(0, 3));
+    expect(link.inFlight.size).toBe(0);
+    // The refused record and the one a portal answered stay, as do those never sent; the one the server echoed went.
+    expect(await pendingIds(unidadeFlow)).toEqual([...units.slice(1)].sort());
+    expect(await pendingIds(posteFlow)).toEqual([...poles].sort());
+  });
+
+  it('reports the failure of the earliest record, whichever failed first', async () => {
+    const { units } = await collect(4);
+    link.outcome = (id) => {
+      if (id === units[0]) return { ms: 20, refuse: { status: 400, message: 'primeira' } };
+      if (id === units[2]) return { ms: 1, refuse: { status: 400, message: 'terceira' } };
+      return { ms: 5 };
+    };
+    expect(await sync()).toMatchObject({ ok: false, error: 'Falha no envio da unidade: primeira' });
+    expect(link.logs).toHaveLength(1);
+    expect(await pendingIds(unidadeFlow)).toEqual([units[0], units[2], units[3]].sort());
+  });
+
+  it('an expired session among the uploads in flight ends the sync with SessionExpiredError, after they settled', async () => {
+    const { units } = await collect(5);
+    link.outcome = (id) => {
+      if (id === units[0]) return { ms: 20, refuse: { status: 400, message: 'recusada' } };
+      if (id === units[1]) return { ms: 2, refuse: { status: 401, message: 'Sessão expirada' } };
+      return { ms: 10 };
+    };
+    await expect(sync()).rejects.toBeInstanceOf(SessionExpiredError);
+    expect(link.inFlight.size).toBe(0);
+    expect(link.logs).toEqual([]);
+    expect(link.sent).toEqual(units.slice(0, 3));
+    expect(await pendingIds(unidadeFlow)).toEqual([...units.slice(0, 2), ...units.slice(3)].sort());
+  });
+
+  it('sends named photos the server refuses again with their bytes, never twice at once', async () => {
+    const { units } = await collect(4, 0, 2);
+    for (const record of await records.pending(unidadeFlow)) {
+      for (const blob of record.fotos) if (blob) link.held.add(await sha256Hex(blob));
+    }
+    const gone = units[1];
+    link.outcome = (id, fotos) =>
+      id === gone && fotos.some((foto) => 'hash' in foto)
+        ? { ms: 5, refuse: { status: 400, message: 'Foto não encontrada.' } }
+        : { ms: 5 };
+    expect((await sync()).ok).toBe(true);
+    expect(link.sent.filter((id) => id === gone)).toHaveLength(2);
+    expect(link.sent).toHaveLength(5);
+    expect(link.twice).toEqual([]);
+    expect(await pendingIds(unidadeFlow)).toEqual([]);
+  });
+
+  it('after a transport failure it survives, sends one at a time for the rest of that sync', async () => {
+    await collect(6, 3, 1);
+    link.questionFails = true;
+    expect((await sync()).ok).toBe(true);
+    expect(link.maxByFlow.get('hc')).toBe(1);
+    expect(link.maxByFlow.get('poste')).toBe(1);
+
+    // The next sync starts again at three.
+    link.questionFails = false;
+    link.maxByFlow.clear();
+    await collect(6);
+    expect((await sync()).ok).toBe(true);
+    expect(link.maxByFlow.get('hc')).toBe(3);
   });
 });

@@ -104,10 +104,27 @@ export interface SyncEngineOptions {
   tecnico: string;
   onStatus?: (text: string) => void;
   now?: () => number;
+  /**
+   * How many uploads of one flow may be in flight at once (default 3): on a phone link each record otherwise
+   * waits for its own round trip. Halved for the rest of a sync after a transport failure it survives.
+   */
+  concurrency?: number;
 }
 
+const DEFAULT_UPLOAD_CONCURRENCY = 3;
+
 export class SyncEngine {
-  constructor(private readonly options: SyncEngineOptions) {}
+  /** Uploads in flight at most, for this sync: starts at the option, only goes down. */
+  private uploadLimit: number;
+
+  constructor(private readonly options: SyncEngineOptions) {
+    this.uploadLimit = this.startLimit();
+  }
+
+  private startLimit(): number {
+    const wanted = this.options.concurrency ?? DEFAULT_UPLOAD_CONCURRENCY;
+    return Number.isFinite(wanted) ? Math.max(1, Math.floor(wanted)) : DEFAULT_UPLOAD_CONCURRENCY;
+  }
 
   private status(text: string): void {
     this.options.onStatus?.(text);
@@ -118,6 +135,7 @@ export class SyncEngine {
     let uploaded = 0;
     let downloaded = 0;
     let current = 'SINCRONIZACAO PROJETOS';
+    this.uploadLimit = this.startLimit();
     try {
       this.status(SYNC_TEXTS.start);
       this.status(SYNC_TEXTS.projetos);
@@ -190,6 +208,8 @@ export class SyncEngine {
         for (const hash of await this.call(() => ask(chunk))) known.add(hash);
       } catch (error) {
         if (error instanceof SessionExpiredError) throw error;
+        // A link that drops requests loses less with fewer uploads in flight.
+        if (error instanceof TransportError && error.status === 0) this.slowDown();
         break; // an older server, or the network: send the bytes
       }
     }
@@ -197,40 +217,76 @@ export class SyncEngine {
     return held;
   }
 
+  /** After a transport failure the sync survived: half as many uploads in flight, for the rest of this sync. */
+  private slowDown(): void {
+    this.uploadLimit = Math.max(1, Math.floor(this.uploadLimit / 2));
+  }
+
+  /**
+   * Uploads the flow's pending records, oldest first, up to `uploadLimit` at once. Each record is taken by one
+   * worker only, so none is ever in flight twice. The first failure stops new uploads; those already in flight
+   * settle (a record the server echoed is let go, as it would be had it been sent alone), then the sync ends with
+   * the failure of the earliest record in the flow's order, or an expired session if any upload met one.
+   */
   private async uploadPending(flow: FlowDefinition): Promise<number> {
-    const { records, transport } = this.options;
+    const { records } = this.options;
     const pending = (await records.pending(flow)).sort((a, b) => a.dataHora - b.dataHora);
     const held = await this.heldPhotos(pending);
-    const send = (record: LocalColeta, fotos: UploadFoto[]) =>
+    const failures: { index: number; error: unknown }[] = [];
+    let next = 0;
+    const worker = async (slot: number) => {
+      // A worker past the limit retires: that is how the limit goes down while the flow is being sent.
+      while (failures.length === 0 && next < pending.length && slot < this.uploadLimit) {
+        const index = next;
+        next += 1;
+        const record = pending[index];
+        if (record === undefined) return;
+        try {
+          await this.uploadOne(flow, record, held);
+        } catch (error) {
+          failures.push({ index, error });
+        }
+      }
+    };
+    const workers = Math.min(this.uploadLimit, pending.length);
+    await Promise.all(Array.from({ length: workers }, (_, slot) => worker(slot)));
+    const expired = failures.find(({ error }) => error instanceof SessionExpiredError);
+    const [first] = failures.sort((a, b) => a.index - b.index);
+    const failure = expired ?? first;
+    if (failure) throw failure.error;
+    return pending.length;
+  }
+
+  /** Sends one record and lets go of it only once the server's answer names its id. */
+  private async uploadOne(flow: FlowDefinition, record: LocalColeta, held: ReadonlyMap<Blob, string>) {
+    const { records, transport } = this.options;
+    const send = (fotos: UploadFoto[]) =>
       this.call(() => transport.upload(flow, uploadFields(record), fotos)).catch((error: unknown) => {
         if (error instanceof TransportError && error.status !== 401) {
           throw new TransportError(error.status, `${flow.uploadErrorPrefix}: ${error.message}`);
         }
         throw error;
       });
-    for (const record of pending) {
-      const withBytes = record.fotos.flatMap((blob, slot) => (blob ? [{ slot, blob }] : []));
-      const fotos = withBytes.map((foto): UploadFoto => {
-        const hash = held.get(foto.blob);
-        return hash ? { slot: foto.slot, hash } : foto;
-      });
-      const named = fotos.some((foto) => 'hash' in foto);
-      const answer = await send(record, fotos).catch((error: unknown) => {
-        // The server refused a photo it was said to hold (gone since it was asked): send the bytes instead.
-        if (named && error instanceof TransportError && error.status >= 400 && error.status < 500) {
-          return send(record, withBytes);
-        }
-        throw error;
-      });
-      if (!confirmsUpload(answer, record.id)) {
-        throw new Error(
-          `${flow.uploadErrorPrefix}: o servidor não confirmou o envio (resposta inesperada). Os dados continuam no aparelho.`,
-        );
+    const withBytes = record.fotos.flatMap((blob, slot) => (blob ? [{ slot, blob }] : []));
+    const fotos = withBytes.map((foto): UploadFoto => {
+      const hash = held.get(foto.blob);
+      return hash ? { slot: foto.slot, hash } : foto;
+    });
+    const named = fotos.some((foto) => 'hash' in foto);
+    const answer = await send(fotos).catch((error: unknown) => {
+      // The server refused a photo it was said to hold (gone since it was asked): send the bytes instead.
+      if (named && error instanceof TransportError && error.status >= 400 && error.status < 500) {
+        return send(withBytes);
       }
-      // Only now, with the server's word for this id, may the device let go of the record.
-      await records.confirmUploaded(flow, record);
+      throw error;
+    });
+    if (!confirmsUpload(answer, record.id)) {
+      throw new Error(
+        `${flow.uploadErrorPrefix}: o servidor não confirmou o envio (resposta inesperada). Os dados continuam no aparelho.`,
+      );
     }
-    return pending.length;
+    // Only now, with the server's word for this id, may the device let go of the record.
+    await records.confirmUploaded(flow, record);
   }
 
   /** Each zone's (or each project's) records of the flow, merged: a record pending on the device stays as it is. */
