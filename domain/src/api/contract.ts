@@ -101,3 +101,89 @@ export const uuid = z.uuid();
 
 /** The `{ _id }` of what a DELETE removed. */
 export const deletedAnswer = z.object({ _id: uuid }).describe('O identificador do que foi excluído.');
+
+/** A body the back office's forms post as JSON or form-encoded (SPEC.md 7). */
+export const FORM = ['application/json', 'application/x-www-form-urlencoded'] as const;
+
+/** What a create or an update reads (its body and how it comes) and the errors it adds (409: a name taken). */
+type Write = Pick<Endpoint, 'body' | 'consumes' | 'readByRoute' | 'bodyLimit' | 'errors'>;
+
+/** What sets apart a resource the back office keeps (clients, users, projects): its list, get, create, update, delete. */
+export interface Resource {
+  /** The list, and a new one posted, here; one of them at `${path}/:id`. */
+  path: string;
+  /**
+   * Its name, singular and plural (a masculine noun: 'Um cliente.', 'Os clientes.'); the plural is its tag in the
+   * documentation, the singular names its id ('Identificador de cliente inválido.').
+   */
+  nome: readonly [string, string];
+  /** Who reads; only the administrador writes. */
+  readers: Allow;
+  /** An item of the list; one as get, create and update answer it. */
+  item: z.ZodType;
+  one: z.ZodType;
+  create: Write;
+  update: Write;
+  /** The summaries that say more than the usual words. */
+  summaries?: { list?: string; get?: string; create?: string };
+}
+
+/**
+ * A resource's five endpoints, alike but for what `Resource` says. Each refuses a delete that would lose something
+ * (409: a client in use, the last administrador, a project with records).
+ */
+export function resourceEndpoints<const R extends Resource>(resource: R) {
+  const { path, summaries } = resource;
+  const [singular, plural] = resource.nome;
+  // typed as R's own parts, which reach the server's handlers and the client (a property read from a type parameter
+  // has its constraint's type: z.ZodType)
+  const parts: Pick<R, 'readers' | 'item' | 'one' | 'create' | 'update'> = resource;
+  const { readers, item, one } = parts;
+  const all = { path, tag: plural };
+  const byId = {
+    path: `${path}/:id`,
+    tag: plural,
+    params: z.object({ id: uuidParam(`Identificador de ${singular}`) }),
+  };
+  const admin = ['administrador'] as const;
+  return {
+    list: endpoint({
+      method: 'GET',
+      ...all,
+      summary: summaries?.list ?? `Lista os ${plural}.`,
+      allow: readers,
+      ok: { status: 200, description: `Os ${plural}.`, answer: z.array(item) },
+    }),
+    get: endpoint({
+      method: 'GET',
+      ...byId,
+      summary: summaries?.get ?? `Um ${singular}.`,
+      allow: readers,
+      ok: { status: 200, description: `O ${singular}.`, answer: one },
+    }),
+    create: endpoint({
+      method: 'POST',
+      ...all,
+      summary: summaries?.create ?? `Cadastra um ${singular}.`,
+      allow: admin,
+      ...parts.create,
+      ok: { status: 201, description: `O ${singular} cadastrado.`, answer: one },
+    }),
+    update: endpoint({
+      method: 'PUT',
+      ...byId,
+      summary: `Altera um ${singular}.`,
+      allow: admin,
+      ...parts.update,
+      ok: { status: 200, description: `O ${singular} alterado.`, answer: one },
+    }),
+    delete: endpoint({
+      method: 'DELETE',
+      ...byId,
+      summary: `Exclui um ${singular}.`,
+      allow: admin,
+      ok: { status: 200, description: 'Excluído.', answer: deletedAnswer },
+      errors: [409],
+    }),
+  };
+}

@@ -4,7 +4,7 @@ import { FLUXOS } from '../flows/keys.ts';
 import { PRELOADED_FLOWS } from '../flows/registry.ts';
 import { projetoFieldsSchema } from '../projeto.ts';
 import { z } from '../zod.ts';
-import { deletedAnswer, endpoint, uuid, uuidParam } from './contract.ts';
+import { endpoint, resourceEndpoints, uuid, uuidParam } from './contract.ts';
 
 const fluxos = z.array(z.enum(FLUXOS));
 const idNome = z.object({ _id: uuid, nome: z.string() });
@@ -66,9 +66,7 @@ const projetoDetailAnswer = z
   })
   .describe('Projeto');
 
-const params = z.object({ id: uuidParam('Identificador de projeto') });
 const backoffice = ['administrador', 'supervisor', 'interpretador', 'externo'] as const;
-const admin = ['administrador'] as const;
 
 /**
  * The project form (SPEC.md 7: form-encoded, zonas and pontos* as JSON strings, or the files' raw text: kml,
@@ -81,28 +79,32 @@ const projetoForm = {
   readByRoute: ['body'],
   /** Zones and point files make big forms; the browser refuses files past their own limits first. */
   bodyLimit: 40 * 1024 * 1024,
+  errors: [409, 413],
 } as const;
 
 export type ProjetoSummary = z.output<typeof projetoSummaryAnswer>;
 
-export const listProjetos = endpoint({
-  method: 'GET',
+const projetos = resourceEndpoints({
   path: '/api/projeto',
-  tag: 'projetos',
-  summary: 'Lista os projetos visíveis ao usuário.',
-  allow: backoffice,
-  ok: { status: 200, description: 'Os projetos.', answer: z.array(projetoSummaryAnswer) },
+  nome: ['projeto', 'projetos'],
+  readers: backoffice,
+  item: projetoSummaryAnswer,
+  one: projetoDetailAnswer,
+  create: projetoForm,
+  update: projetoForm,
+  summaries: {
+    list: 'Lista os projetos visíveis ao usuário.',
+    get: 'Um projeto, com zonas e pontos.',
+    create: 'Cadastra um projeto (com o KML de zonas e a planilha de pontos).',
+  },
 });
 
-export const getProjeto = endpoint({
-  method: 'GET',
-  path: '/api/projeto/:id',
-  tag: 'projetos',
-  summary: 'Um projeto, com zonas e pontos.',
-  allow: backoffice,
-  params,
-  ok: { status: 200, description: 'O projeto.', answer: projetoDetailAnswer },
-});
+export const listProjetos = projetos.list;
+export const getProjeto = projetos.get;
+export const createProjeto = projetos.create;
+export const updateProjeto = projetos.update;
+/** Not one with records collected in the field (409). */
+export const deleteProjeto = projetos.delete;
 
 /** Any signed-in user: a technician gets the projects of their zones, with only those zones. */
 export const listProjetosOfUser = endpoint({
@@ -146,40 +148,6 @@ export const listProjetosByCliente = endpoint({
         .describe('Projeto do cliente'),
     ),
   },
-});
-
-export const createProjeto = endpoint({
-  method: 'POST',
-  path: '/api/projeto',
-  tag: 'projetos',
-  summary: 'Cadastra um projeto (com o KML de zonas e a planilha de pontos).',
-  allow: admin,
-  ...projetoForm,
-  ok: { status: 201, description: 'O projeto cadastrado.', answer: projetoDetailAnswer },
-  errors: [409, 413],
-});
-
-export const updateProjeto = endpoint({
-  method: 'PUT',
-  path: '/api/projeto/:id',
-  tag: 'projetos',
-  summary: 'Altera um projeto.',
-  allow: admin,
-  params,
-  ...projetoForm,
-  ok: { status: 200, description: 'O projeto alterado.', answer: projetoDetailAnswer },
-  errors: [409, 413],
-});
-
-export const deleteProjeto = endpoint({
-  method: 'DELETE',
-  path: '/api/projeto/:id',
-  tag: 'projetos',
-  summary: 'Exclui um projeto.',
-  allow: admin,
-  params,
-  ok: { status: 200, description: 'Excluído.', answer: deletedAnswer },
-  errors: [409],
 });
 
 /** A project as getProjeto answers it; its shape also holds each preloaded flow's points under its formField. */
