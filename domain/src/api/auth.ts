@@ -3,9 +3,7 @@
 import { loginSchema, sessionClaimsSchema } from '../auth.ts';
 import { ROLES } from '../roles.ts';
 import { z } from '../zod.ts';
-import { endpoint, uuid } from './contract.ts';
-
-const FORM = ['application/json', 'application/x-www-form-urlencoded'] as const;
+import { endpoint, FORM, uuid } from './contract.ts';
 
 const sessionAnswer = sessionClaimsSchema
   .extend({

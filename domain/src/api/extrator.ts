@@ -7,11 +7,25 @@ import type { FlowDefinition } from '../flows/flow.ts';
 import { z } from '../zod.ts';
 import { endpoint, uuid, uuidParam } from './contract.ts';
 
-/** Who extracts: the Extrator's and the Relatórios' endpoints alike. */
-export const extractors = ['administrador', 'supervisor'] as const;
+/** Who extracts. */
+const extractors = ['administrador', 'supervisor'] as const;
 
 /** The project of the path, by id. */
-export const projetoParams = z.object({ projeto: uuidParam('Identificador de projeto') });
+const projetoParams = z.object({ projeto: uuidParam('Identificador de projeto') });
+
+/** A file of the project, by name. */
+export const arquivoParams = projetoParams.extend({ arquivo: z.string() });
+
+/**
+ * What the Extrator's and the Relatórios' endpoints of a project share: who extracts, the project by id, and the
+ * query parsed by the route once the project is found and allowed.
+ */
+export const deProjeto = {
+  tag: 'exportação',
+  allow: extractors,
+  params: projetoParams,
+  readByRoute: ['query'],
+} as const;
 
 /**
  * A file's query with the decimal separator of the CSV it writes. Documentation only (`readByRoute`): the route
@@ -46,12 +60,9 @@ export const listDatas = endpoint({
 export const getExtracao = endpoint({
   method: 'GET',
   path: '/api/extrator/:projeto',
-  tag: 'exportação',
   summary: 'Os arquivos de exportação que o Extrator oferece para o projeto num período.',
-  allow: extractors,
-  params: projetoParams,
+  ...deProjeto,
   query: periodoSchema,
-  readByRoute: ['query'],
   ok: {
     status: 200,
     description: 'Os arquivos KML, CSV e de fotos, com seus endereços.',
@@ -68,12 +79,10 @@ export const getExtracao = endpoint({
 export const getArquivo = endpoint({
   method: 'GET',
   path: '/api/extrator/:projeto/:arquivo',
-  tag: 'exportação',
   summary: 'Um arquivo de exportação do projeto num período.',
-  allow: extractors,
-  params: z.object({ projeto: uuidParam('Identificador de projeto'), arquivo: z.string() }),
+  ...deProjeto,
+  params: arquivoParams,
   query: comDecimal(periodoSchema),
-  readByRoute: ['query'],
   ok: { status: 200, description: 'O arquivo (CSV ou ZIP de fotos).', produces: 'application/octet-stream' },
 });
 
@@ -83,12 +92,10 @@ export function kmlEndpoint(flow: FlowDefinition) {
   return endpoint({
     method: 'GET',
     path: `/api/${flow.apiPath}/:projeto/kml`,
-    tag: 'exportação',
     summary: `O KML de ${flow.labels.record} do projeto num período (ZIP com o CSV para a BDGD).`,
-    allow: extractors,
+    ...deProjeto,
     params: z.object({ projeto: z.string() }),
     query: zip ? comDecimal(periodoSchema) : periodoSchema,
-    readByRoute: ['query'],
     ok: {
       status: 200,
       description: zip ? 'O arquivo ZIP.' : 'O arquivo KML.',

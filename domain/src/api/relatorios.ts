@@ -5,7 +5,7 @@ import { daySchema, periodoSchema } from '../export/periodo.ts';
 import { FLUXOS } from '../flows/keys.ts';
 import { z } from '../zod.ts';
 import { endpoint, uuid } from './contract.ts';
-import { comDecimal, extractors, projetoParams } from './extrator.ts';
+import { arquivoParams, comDecimal, deProjeto } from './extrator.ts';
 
 export const diaSchema = z.object({ data: daySchema('Data') });
 
@@ -17,12 +17,9 @@ const contagens = z
 export const listRelatorio = endpoint({
   method: 'GET',
   path: '/api/relatorio/:projeto',
-  tag: 'exportação',
   summary: 'O relatório diário do projeto.',
-  allow: extractors,
-  params: projetoParams,
+  ...deProjeto,
   query: diaSchema,
-  readByRoute: ['query'],
   ok: {
     status: 200,
     description: 'O relatório do dia: uma linha por técnico.',
@@ -41,12 +38,9 @@ export const listRelatorio = endpoint({
 export const listProdutividade = endpoint({
   method: 'GET',
   path: '/api/relatorio/:projeto/produtividade',
-  tag: 'exportação',
   summary: 'A produtividade dos técnicos no período.',
-  allow: extractors,
-  params: projetoParams,
+  ...deProjeto,
   query: periodoSchema,
-  readByRoute: ['query'],
   ok: {
     status: 200,
     description: 'Uma linha por técnico e dia.',
@@ -69,11 +63,9 @@ export const listProdutividade = endpoint({
 export const getRelatorioArquivo = endpoint({
   method: 'GET',
   path: '/api/relatorio/:projeto/:arquivo',
-  tag: 'exportação',
   summary: 'Um relatório do projeto como arquivo.',
-  allow: extractors,
-  params: z.object({ projeto: projetoParams.shape.projeto, arquivo: z.string() }),
+  ...deProjeto,
+  params: arquivoParams,
   query: comDecimal(diaSchema),
-  readByRoute: ['query'],
   ok: { status: 200, description: 'O arquivo (CSV ou KML).', produces: 'application/octet-stream' },
 });
