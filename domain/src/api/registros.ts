@@ -87,6 +87,8 @@ export const existemSchema = z.object(
   { error: 'Envie a lista hashes.' },
 );
 
+/** Who sends records: the devices, and the administrador (SPEC.md 7). */
+const senders = ['tecnico', 'administrador'] as const;
 const readers = ['administrador', 'supervisor', 'tecnico'] as const;
 const backoffice = ['administrador', 'supervisor', 'interpretador', 'externo'] as const;
 /** Flows the devices download by project (LPT Agiltec) also answer the technicians of the project's zones. */
@@ -107,7 +109,7 @@ export function flowEndpoints(flow: FlowDefinition) {
       summary: `Envia um registro de ${nome} com suas fotos (idempotente pelo id).`,
       description:
         'Campos do envelope (id, projeto, coordenadas, dataHora) e os dados do fluxo; fotos como partes de arquivo.',
-      allow: ['tecnico', 'administrador'],
+      allow: senders,
       body: uploadEnvelopeSchema.and(flow.dados),
       consumes: ['multipart/form-data'],
       ok: {
@@ -176,7 +178,7 @@ export const fotosExistem = endpoint({
   path: '/api/fotos/existem',
   tag: 'registros',
   summary: 'Quais das fotos (por hash) o servidor já guarda, para não reenviá-las.',
-  allow: ['tecnico', 'administrador'],
+  allow: senders,
   body: existemSchema,
   ok: {
     status: 200,
