@@ -83,29 +83,84 @@ describe('HttpSyncTransport', () => {
     });
   });
 
+  const PROJETO_ID = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a6c';
+  const ZONA_ID = '0190a1b2-c3d4-7e5f-8a9b-000000000001';
+  /** A project as GET /api/projeto/getByUser answers it (its declaration in domain/src/api/projetos.ts). */
+  const remoteProjeto = {
+    _id: PROJETO_ID,
+    nome: 'Curitiba',
+    fluxos: ['hc'],
+    imagensMapa: [],
+    fuso: 22,
+    limiteDownload: null,
+    zonas: [
+      {
+        _id: ZONA_ID,
+        label: 'Zona Centro',
+        poligono: [{ lat: -25.4, lng: -49.2 }],
+        poligono2: { type: 'Polygon', coordinates: [[[-49.2, -25.4]]] },
+      },
+    ],
+  };
+
   it('maps the projects of getByUser to the device shape', async () => {
-    const { fetchFn } = fakeFetch(() =>
-      json([
-        {
-          _id: 'p1',
-          nome: 'Curitiba',
-          fluxos: ['hc'],
-          imagensMapa: null,
-          fuso: 22,
-          limiteDownload: null,
-          zonas: [{ _id: 'z1', label: 'Zona Centro', poligono: [{ lat: -25.4, lng: -49.2 }], poligono2: {} }],
-        },
-      ]),
-    );
+    const { calls, fetchFn } = fakeFetch(() => json([remoteProjeto]));
     expect(await new HttpSyncTransport(fetchFn).getProjetos()).toEqual([
       {
-        id: 'p1',
+        id: PROJETO_ID,
         nome: 'Curitiba',
         fluxos: ['hc'],
         fuso: 22,
-        zonas: [{ _id: 'z1', label: 'Zona Centro', poligono: [{ lat: -25.4, lng: -49.2 }] }],
+        zonas: [{ _id: ZONA_ID, label: 'Zona Centro', poligono: [{ lat: -25.4, lng: -49.2 }] }],
       },
     ]);
+    expect(calls[0]?.url).toBe('/api/projeto/getByUser');
+  });
+
+  it('projects that are not what getByUser declares are an error, never a project list', async () => {
+    for (const answer of [{ projetos: [] }, [{ ...remoteProjeto, zonas: 'nenhuma' }], [{ nome: 'Sem id' }]]) {
+      const { fetchFn } = fakeFetch(() => json(answer));
+      await expect(new HttpSyncTransport(fetchFn).getProjetos()).rejects.toMatchObject({
+        name: 'TransportError',
+        status: 0,
+        message: 'Resposta inesperada do servidor ao baixar projetos.',
+      });
+    }
+  });
+
+  it('asks which photos the server holds, and keeps only the asked hashes of a declared answer', async () => {
+    const [a, b, c] = ['a'.repeat(64), 'b'.repeat(64), 'c'.repeat(64)] as const;
+    const { calls, fetchFn } = fakeFetch(() => json({ existem: [a, c] }));
+    expect(await new HttpSyncTransport(fetchFn).fotosNoServidor([a, b])).toEqual(new Set([a]));
+    expect(calls[0]?.url).toBe('/api/fotos/existem');
+    for (const answer of [{ existem: [a, 7] }, { outros: [] }]) {
+      const other = fakeFetch(() => json(answer));
+      await expect(new HttpSyncTransport(other.fetchFn).fotosNoServidor([a])).rejects.toMatchObject({
+        status: 0,
+        message: 'Resposta inesperada do servidor (fotos).',
+      });
+    }
+    const portal = fakeFetch(
+      () => new Response('<html></html>', { headers: { 'Content-Type': 'text/html' } }),
+    );
+    await expect(new HttpSyncTransport(portal.fetchFn).fotosNoServidor([a])).rejects.toMatchObject({
+      status: 0,
+    });
+  });
+
+  it('downloads a zone by the declared path of the flow', async () => {
+    const { calls, fetchFn } = fakeFetch(() => json([{ _id: ID }]));
+    expect(await new HttpSyncTransport(fetchFn).getByZona(unidadeFlow, ZONA_ID)).toEqual([{ _id: ID }]);
+    expect(calls[0]?.url).toBe(`/api/unidade/getByZona?id=${ZONA_ID}`);
+  });
+
+  it('lists a record’s photos by the declared path, or none when the answer is not a list of URLs', async () => {
+    const urls = [`/api/fotos/${ID}/0`];
+    const { calls, fetchFn } = fakeFetch(() => json(urls));
+    expect(await new HttpSyncTransport(fetchFn).listFotos(unidadeFlow, ID)).toEqual(urls);
+    expect(calls[0]?.url).toBe(`/api/unidade/${ID}/fotos`);
+    const odd = fakeFetch(() => json({ fotos: urls }));
+    expect(await new HttpSyncTransport(odd.fetchFn).listFotos(unidadeFlow, ID)).toEqual([]);
   });
 
   it('a download answered with HTML is an error, never an empty list', async () => {

@@ -1,38 +1,43 @@
-// The sync engine's network (offline/sync.ts SyncTransport) over HTTP: same-origin fetch with the auth cookie.
+// The sync engine's network (offline/sync.ts SyncTransport) over HTTP: same-origin fetch with the auth cookie. Each
+// request's path comes from its endpoint's declaration (domain/src/api), as `api.call`'s do; the answers are read here
+// rather than by `api.call` because a 2xx that is not our JSON (a captive portal's page) must never confirm an upload.
+import { log as logEndpoint } from '@novus/domain/api/auth';
+import type { AnswerOf } from '@novus/domain/api/contract';
+import { pathOf } from '@novus/domain/api/path';
+import { listProjetosOfUser } from '@novus/domain/api/projetos';
+import { flowEndpoints, fotosExistem } from '@novus/domain/api/registros';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
 import type { LocalProjeto, LocalZona } from '../offline/db';
 import { type RemoteColeta, type SyncTransport, TransportError, type UploadFoto } from '../offline/sync';
+import { urlOf } from './client';
 
 /** What a 2xx answer that is not our JSON (a captive portal's page) resolves to: never confirms an upload. */
 export const NOT_JSON = Object.freeze({ naoJson: true });
 
-interface RemoteZona {
-  _id: string;
-  label: string;
-  poligono?: { lat: number; lng: number }[];
-}
-
-interface RemoteProjeto {
-  _id: string;
-  nome: string;
-  fluxos?: string[];
-  zonas?: RemoteZona[];
-  fuso?: number | null;
-  limiteDownload?: number | null;
-}
+type RemoteProjeto = AnswerOf<typeof listProjetosOfUser>[number];
 
 export class HttpSyncTransport implements SyncTransport {
   private readonly fetchFn: typeof fetch;
+  /** Each flow's endpoints, declared once per flow (their schemas are built by the declaration). */
+  private readonly endpoints = new Map<FlowDefinition, ReturnType<typeof flowEndpoints>>();
 
   constructor(fetchFn: typeof fetch = (input, init) => fetch(input, init)) {
     this.fetchFn = fetchFn;
   }
 
+  private endpointsOf(flow: FlowDefinition): ReturnType<typeof flowEndpoints> {
+    let endpoints = this.endpoints.get(flow);
+    if (!endpoints) {
+      endpoints = flowEndpoints(flow);
+      this.endpoints.set(flow, endpoints);
+    }
+    return endpoints;
+  }
+
   async getProjetos(): Promise<LocalProjeto[]> {
-    const answer = await this.getJson('/api/projeto/getByUser');
-    if (!Array.isArray(answer))
-      throw new TransportError(0, 'Resposta inesperada do servidor ao baixar projetos.');
-    return (answer as RemoteProjeto[]).map(toLocalProjeto);
+    const answer = listProjetosOfUser.ok.answer.safeParse(await this.getJson(pathOf(listProjetosOfUser)));
+    if (!answer.success) throw new TransportError(0, 'Resposta inesperada do servidor ao baixar projetos.');
+    return answer.data.map(toLocalProjeto);
   }
 
   async upload(flow: FlowDefinition, fields: Record<string, string>, fotos: UploadFoto[]): Promise<unknown> {
@@ -45,27 +50,27 @@ export class HttpSyncTransport implements SyncTransport {
     for (const foto of fotos) {
       if ('blob' in foto) form.append('fotos', foto.blob, `${foto.slot}.${extensionOf(foto.blob)}`);
     }
-    const response = await this.send(`/api/${flow.apiPath}`, { method: 'POST', body: form });
+    const response = await this.send(pathOf(this.endpointsOf(flow).upload), { method: 'POST', body: form });
     return readJsonOr(response, NOT_JSON);
   }
 
   async fotosNoServidor(hashes: string[]): Promise<ReadonlySet<string>> {
-    const response = await this.send('/api/fotos/existem', {
+    const response = await this.send(pathOf(fotosExistem), {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
       body: JSON.stringify({ hashes }),
     });
-    const answer = await readJsonOr(response, NOT_JSON);
-    const existem =
-      typeof answer === 'object' && answer !== null && 'existem' in answer ? answer.existem : null;
-    if (!Array.isArray(existem)) throw new TransportError(0, 'Resposta inesperada do servidor (fotos).');
+    const answer = fotosExistem.ok.answer.safeParse(await readJsonOr(response, NOT_JSON));
+    if (!answer.success) throw new TransportError(0, 'Resposta inesperada do servidor (fotos).');
     // Only hashes asked about: a portal or a proxy cannot make the device skip a photo it did not ask for.
     const asked = new Set(hashes);
-    return new Set(existem.filter((hash): hash is string => typeof hash === 'string' && asked.has(hash)));
+    return new Set(answer.data.existem.filter((hash) => asked.has(hash)));
   }
 
   async getByZona(flow: FlowDefinition, zonaId: string): Promise<RemoteColeta[]> {
-    const answer = await this.getJson(`/api/${flow.apiPath}/getByZona?id=${encodeURIComponent(zonaId)}`);
+    const list = this.endpointsOf(flow).byZona;
+    if (!list) throw new Error(`${flow.labels.record}: o fluxo não tem lista por zona.`);
+    const answer = await this.getJson(urlOf(list, { query: { id: zonaId } }));
     if (!Array.isArray(answer))
       throw new TransportError(0, 'Resposta inesperada do servidor ao baixar registros.');
     return answer as RemoteColeta[];
@@ -75,10 +80,11 @@ export class HttpSyncTransport implements SyncTransport {
     flow: FlowDefinition,
     projeto: Pick<LocalProjeto, 'id' | 'nome'>,
   ): Promise<RemoteColeta[]> {
-    const list = flow.byProject;
-    if (!list) throw new Error(`${flow.labels.record}: o fluxo não tem lista por projeto.`);
-    const key = encodeURIComponent(list.by === 'id' ? projeto.id : projeto.nome);
-    const answer = await this.getJson(`/api/${list.path.replace(':projeto', key)}`);
+    const list = this.endpointsOf(flow).byProject;
+    if (!list || !flow.byProject)
+      throw new Error(`${flow.labels.record}: o fluxo não tem lista por projeto.`);
+    const key = flow.byProject.by === 'id' ? projeto.id : projeto.nome;
+    const answer = await this.getJson(pathOf(list, { projeto: key }));
     if (!Array.isArray(answer))
       throw new TransportError(0, 'Resposta inesperada do servidor ao baixar registros.');
     return answer as RemoteColeta[];
@@ -87,15 +93,16 @@ export class HttpSyncTransport implements SyncTransport {
   /** The photo URLs of a record on the server; empty when the server cannot say (SPEC.md section 7). */
   async listFotos(flow: FlowDefinition, id: string): Promise<string[]> {
     try {
-      const answer = await this.getJson(`/api/${flow.apiPath}/${encodeURIComponent(id)}/fotos`);
-      return Array.isArray(answer) ? answer.filter((url): url is string => typeof url === 'string') : [];
+      const { fotos } = this.endpointsOf(flow);
+      const answer = fotos.ok.answer.safeParse(await this.getJson(pathOf(fotos, { id })));
+      return answer.success ? answer.data : [];
     } catch {
       return [];
     }
   }
 
   async log(message: string, extras: Record<string, unknown>): Promise<void> {
-    await this.send('/api/logger', {
+    await this.send(pathOf(logEndpoint), {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ severity: 'ERROR', message, extras }),
@@ -125,11 +132,11 @@ function toLocalProjeto(remote: RemoteProjeto): LocalProjeto {
   return {
     id: remote._id,
     nome: remote.nome,
-    fluxos: remote.fluxos ?? [],
-    zonas: (remote.zonas ?? []).map((zona): LocalZona => ({
+    fluxos: remote.fluxos,
+    zonas: remote.zonas.map((zona): LocalZona => ({
       _id: zona._id,
       label: zona.label,
-      ...(zona.poligono ? { poligono: zona.poligono.map(({ lat, lng }) => ({ lat, lng })) } : {}),
+      poligono: zona.poligono.map(({ lat, lng }) => ({ lat, lng })),
     })),
     ...(typeof remote.fuso === 'number' ? { fuso: remote.fuso } : {}),
     ...(typeof remote.limiteDownload === 'number' ? { limiteDownload: remote.limiteDownload } : {}),
