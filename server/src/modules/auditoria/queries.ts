@@ -56,6 +56,18 @@ export async function recordAuditoria(tx: Queryable, entry: AuditEntry): Promise
   if (rows.length === 0) throw new Error('audit entry without an author');
 }
 
+/** The entries one author writes of one kind of object in a write's transaction: what it was, what it is. */
+export function auditoriaDe(tx: Queryable, usuario: string, entidade: AuditEntidade) {
+  const record = (entidadeId: string, acao: AuditAcao, antes: Valores | null, depois: Valores | null) =>
+    recordAuditoria(tx, { usuario, entidade, entidadeId, acao, antes, depois });
+  return {
+    criar: (id: string, depois: Valores | null) => record(id, 'criar', null, depois),
+    alterar: (id: string, antes: Valores | null, depois: Valores | null) =>
+      record(id, 'alterar', antes, depois),
+    excluir: (id: string, antes: Valores | null) => record(id, 'excluir', antes, null),
+  };
+}
+
 // The snapshots lock the object's row (FOR UPDATE): the values read before a write stay true until it commits.
 
 export async function clienteValores(tx: Queryable, id: string): Promise<Valores | null> {

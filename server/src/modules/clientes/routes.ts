@@ -6,7 +6,7 @@ import { route } from '../../contract.ts';
 import type { Database } from '../../db/database.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
-import { clienteValores, recordAuditoria } from '../auditoria/queries.ts';
+import { auditoriaDe, clienteValores } from '../auditoria/queries.ts';
 import {
   clienteUsage,
   deleteCliente,
@@ -45,15 +45,7 @@ export async function clienteRoutes(app: FastifyInstance, { db, access }: { db: 
     return db
       .transaction(async (tx) => {
         const created = await insertCliente(tx, body.nome);
-        const depois = await clienteValores(tx, created._id);
-        await recordAuditoria(tx, {
-          usuario,
-          entidade: 'cliente',
-          entidadeId: created._id,
-          acao: 'criar',
-          antes: null,
-          depois,
-        });
+        await auditoriaDe(tx, usuario, 'cliente').criar(created._id, await clienteValores(tx, created._id));
         return created;
       })
       .catch(rethrowDuplicate);
@@ -69,15 +61,7 @@ export async function clienteRoutes(app: FastifyInstance, { db, access }: { db: 
         const antes = await clienteValores(tx, id);
         const cliente = await updateCliente(tx, id, body.nome);
         if (!cliente) throw notFound(NOT_FOUND);
-        const depois = await clienteValores(tx, id);
-        await recordAuditoria(tx, {
-          usuario,
-          entidade: 'cliente',
-          entidadeId: id,
-          acao: 'alterar',
-          antes,
-          depois,
-        });
+        await auditoriaDe(tx, usuario, 'cliente').alterar(id, antes, await clienteValores(tx, id));
         return cliente;
       })
       .catch(rethrowDuplicate);
@@ -90,15 +74,7 @@ export async function clienteRoutes(app: FastifyInstance, { db, access }: { db: 
         const usage = await clienteUsage(tx, id);
         if (usage.projetos > 0 || usage.usuarios > 0) throw conflict(IN_USE);
         if (!(await deleteCliente(tx, id))) throw notFound(NOT_FOUND);
-        const usuario = access.actor(request).id;
-        await recordAuditoria(tx, {
-          usuario,
-          entidade: 'cliente',
-          entidadeId: id,
-          acao: 'excluir',
-          antes,
-          depois: null,
-        });
+        await auditoriaDe(tx, access.actor(request).id, 'cliente').excluir(id, antes);
         return { _id: id };
       })
       .catch((error: unknown) => {

@@ -10,7 +10,7 @@ import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { startProjetoAudit } from '../auditoria/projeto-audit.ts';
-import { projetoValores, recordAuditoria } from '../auditoria/queries.ts';
+import { auditoriaDe, projetoValores } from '../auditoria/queries.ts';
 import { getCliente } from '../clientes/queries.ts';
 import { countRegistrosDeCampo } from '../registros/queries.ts';
 import { type ProjetoInput, readProjetoInput } from './input.ts';
@@ -202,14 +202,7 @@ export async function projetoRoutes(app: FastifyInstance, { db, access }: { db: 
       }
       const antes = await projetoValores(tx, id);
       if (!(await deleteProjeto(tx, id))) throw notFound(NOT_FOUND);
-      await recordAuditoria(tx, {
-        usuario: access.actor(request).id,
-        entidade: 'projeto',
-        entidadeId: id,
-        acao: 'excluir',
-        antes,
-        depois: null,
-      });
+      await auditoriaDe(tx, access.actor(request).id, 'projeto').excluir(id, antes);
       return { _id: id };
     }),
   );

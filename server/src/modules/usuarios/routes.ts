@@ -9,7 +9,7 @@ import { route } from '../../contract.ts';
 import type { Database, Queryable } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
-import { recordAuditoria, usuarioValores } from '../auditoria/queries.ts';
+import { auditoriaDe, usuarioValores } from '../auditoria/queries.ts';
 import { getCliente } from '../clientes/queries.ts';
 import {
   countAdmins,
@@ -80,14 +80,8 @@ export async function usuarioRoutes(app: FastifyInstance, { db, access }: { db: 
       const id = await db.transaction(async (tx) => {
         const row = await insertUser(tx, { ...input, passwordHash });
         await setUserZonas(tx, row.id, zonas);
-        await recordAuditoria(tx, {
-          usuario: access.actor(request).id,
-          entidade: 'usuario',
-          entidadeId: row.id,
-          acao: 'criar',
-          antes: null,
-          depois: await usuarioValores(tx, row.id),
-        });
+        const depois = await usuarioValores(tx, row.id);
+        await auditoriaDe(tx, access.actor(request).id, 'usuario').criar(row.id, depois);
         return row.id;
       });
       const row = await getUser(db, id);
@@ -114,15 +108,9 @@ export async function usuarioRoutes(app: FastifyInstance, { db, access }: { db: 
       await updateUser(tx, id, { ...input, passwordHash });
       await setUserZonas(tx, id, zonas);
       const depois = await usuarioValores(tx, id);
-      await recordAuditoria(tx, {
-        usuario: access.actor(request).id,
-        entidade: 'usuario',
-        entidadeId: id,
-        acao: 'alterar',
-        antes,
-        // the new password itself never reaches the log, only that it changed
-        depois: depois && passwordHash !== undefined ? { ...depois, senhaAlterada: true } : depois,
-      });
+      // the new password itself never reaches the log, only that it changed
+      const logged = depois && passwordHash !== undefined ? { ...depois, senhaAlterada: true } : depois;
+      await auditoriaDe(tx, access.actor(request).id, 'usuario').alterar(id, antes, logged);
     });
     const row = await getUser(db, id);
     if (!row) throw notFound(NOT_FOUND);
@@ -137,14 +125,7 @@ export async function usuarioRoutes(app: FastifyInstance, { db, access }: { db: 
       if (!current) throw notFound(NOT_FOUND);
       if (current.roles.includes('administrador') && (await countAdmins(tx)) <= 1) throw conflict(LAST_ADMIN);
       await deleteUser(tx, id);
-      await recordAuditoria(tx, {
-        usuario: access.actor(request).id,
-        entidade: 'usuario',
-        entidadeId: id,
-        acao: 'excluir',
-        antes,
-        depois: null,
-      });
+      await auditoriaDe(tx, access.actor(request).id, 'usuario').excluir(id, antes);
       return { _id: id };
     });
   });
