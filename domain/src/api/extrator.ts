@@ -13,9 +13,6 @@ const extractors = ['administrador', 'supervisor'] as const;
 /** The project of the path, by id. */
 const projetoParams = z.object({ projeto: uuidParam('Identificador de projeto') });
 
-/** A file of the project, by name. */
-export const arquivoParams = projetoParams.extend({ arquivo: z.string() });
-
 /**
  * What the Extrator's and the Relatórios' endpoints of a project share: who extracts, the project by id, and the
  * query parsed by the route once the project is found and allowed.
@@ -76,14 +73,29 @@ export const getExtracao = endpoint({
   },
 });
 
-export const getArquivo = endpoint({
-  method: 'GET',
+/** A file of the project, by name, streamed by the route: the Extrator's, the Relatórios'. */
+export function arquivoEndpoint(arquivo: {
+  path: string;
+  summary: string;
+  query: z.ZodType;
+  description: string;
+}) {
+  return endpoint({
+    method: 'GET',
+    path: arquivo.path,
+    summary: arquivo.summary,
+    ...deProjeto,
+    params: projetoParams.extend({ arquivo: z.string() }),
+    query: arquivo.query,
+    ok: { status: 200, description: arquivo.description, produces: 'application/octet-stream' },
+  });
+}
+
+export const getArquivo = arquivoEndpoint({
   path: '/api/extrator/:projeto/:arquivo',
   summary: 'Um arquivo de exportação do projeto num período.',
-  ...deProjeto,
-  params: arquivoParams,
   query: comDecimal(periodoSchema),
-  ok: { status: 200, description: 'O arquivo (CSV ou ZIP de fotos).', produces: 'application/octet-stream' },
+  description: 'O arquivo (CSV ou ZIP de fotos).',
 });
 
 /** A flow's KML (the BDGD's: a zip with the KML and its CSV), the project by id or by name (SPEC.md 7 '{nome}'). */

@@ -5,7 +5,7 @@ import { daySchema, periodoSchema } from '../export/periodo.ts';
 import { FLUXOS } from '../flows/keys.ts';
 import { z } from '../zod.ts';
 import { endpoint, uuid } from './contract.ts';
-import { arquivoParams, comDecimal, deProjeto } from './extrator.ts';
+import { arquivoEndpoint, comDecimal, deProjeto } from './extrator.ts';
 
 export const diaSchema = z.object({ data: daySchema('Data') });
 
@@ -60,12 +60,9 @@ export const listProdutividade = endpoint({
 });
 
 /** 'produtividade.csv' takes the period; '{tecnico}.csv' and '{tecnico}.kml' a day. */
-export const getRelatorioArquivo = endpoint({
-  method: 'GET',
+export const getRelatorioArquivo = arquivoEndpoint({
   path: '/api/relatorio/:projeto/:arquivo',
   summary: 'Um relatório do projeto como arquivo.',
-  ...deProjeto,
-  params: arquivoParams,
   query: comDecimal(diaSchema),
-  ok: { status: 200, description: 'O arquivo (CSV ou KML).', produces: 'application/octet-stream' },
+  description: 'O arquivo (CSV ou KML).',
 });
