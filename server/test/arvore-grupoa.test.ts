@@ -3,16 +3,14 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  createTestContext,
   createCliente,
-  createUser,
+  createCookie,
+  createFieldProject,
+  createTestContext,
   fakeJpeg,
-  FORM,
-  formBody,
-  loginCookie,
-  sample,
   type TestContext,
   uploadRecord,
+  zonaId,
 } from './support/test-app.ts';
 
 // Inside 'Zona Centro' of docs/samples/zoneamento-curitiba.kml.
@@ -43,39 +41,19 @@ describe('Vegetação and Grupo A uploads', () => {
 
   beforeAll(async () => {
     ctx = await createTestContext();
-    const admin = await loginCookie(ctx.app, (await createUser(ctx.db, { roles: ['administrador'] })).login);
-    const clienteA = await createCliente(ctx.app, admin, 'Copel');
+    const campo = await createFieldProject(ctx.app, ctx.db, {
+      nome: 'Arborização',
+      cliente: 'Copel',
+      fluxos: ['arvore', 'grupoA'],
+    });
+    const { admin, cliente: clienteA } = campo;
+    projeto = { _id: campo.projeto, zonas: campo.zonas };
+    tecnico = campo.tecnicoCookie;
     const clienteB = await createCliente(ctx.app, admin, 'Celesc');
-    projeto = (
-      await ctx.app.inject({
-        method: 'POST',
-        url: '/api/projeto',
-        headers: { ...FORM, cookie: admin },
-        payload: formBody({
-          nome: 'Arborização',
-          cliente: clienteA,
-          fuso: '22',
-          fluxos: ['arvore', 'grupoA'],
-          kml: sample('zoneamento-curitiba.kml'),
-        }),
-      })
-    ).json();
-    const centro = projeto.zonas.find((zona) => zona.label === 'Zona Centro')?._id ?? '';
-    const t1 = await createUser(ctx.db, { roles: ['tecnico'], cliente: clienteA });
-    await ctx.db.query('INSERT INTO usuario_zonas (usuario, zona) VALUES ($1, $2)', [t1.id, centro]);
-    tecnico = await loginCookie(ctx.app, t1.login);
-    semZona = await loginCookie(
-      ctx.app,
-      (await createUser(ctx.db, { roles: ['tecnico'], cliente: clienteA })).login,
-    );
-    supervisorA = await loginCookie(
-      ctx.app,
-      (await createUser(ctx.db, { roles: ['supervisor'], cliente: clienteA })).login,
-    );
-    supervisorB = await loginCookie(
-      ctx.app,
-      (await createUser(ctx.db, { roles: ['supervisor'], cliente: clienteB })).login,
-    );
+    const session = (options: Parameters<typeof createCookie>[2]) => createCookie(ctx.app, ctx.db, options);
+    semZona = await session({ roles: ['tecnico'], cliente: clienteA });
+    supervisorA = await session({ roles: ['supervisor'], cliente: clienteA });
+    supervisorB = await session({ roles: ['supervisor'], cliente: clienteB });
   });
   afterAll(async () => ctx.close());
 
@@ -109,7 +87,7 @@ describe('Vegetação and Grupo A uploads', () => {
     expect(replay.json()._id).toBe(fields.id);
     expect(await rows('arvore')).toBe(1);
 
-    const zona = projeto.zonas.find((z) => z.label === 'Zona Centro')?._id ?? '';
+    const zona = zonaId(projeto, 'Zona Centro');
     const listed = (await get(`/api/arvore/getByZona?id=${zona}`)).json() as {
       _id: string;
       fotos: string[];
@@ -176,7 +154,7 @@ describe('Vegetação and Grupo A uploads', () => {
     expect(refused.json().message).toBe('Usuario nao tem permissao para esse recurso');
     expect(await rows('grupoA')).toBe(1);
     expect((await get(`/api/grupoa/${encodeURIComponent('Arborização')}`, supervisorB)).statusCode).toBe(403);
-    const zona = projeto.zonas.find((z) => z.label === 'Zona Centro')?._id ?? '';
+    const zona = zonaId(projeto, 'Zona Centro');
     expect((await get(`/api/arvore/getByZona?id=${zona}`, semZona)).statusCode).toBe(403);
   });
 });

@@ -5,15 +5,12 @@ import { FLOWS } from '@novus/domain/flows/registry';
 import { registrosQuery } from '../src/modules/export/queries.ts';
 import { csvStream } from '../src/modules/export/writers.ts';
 import {
-  createCliente,
-  createUser,
-  FORM,
-  formBody,
-  loginCookie,
-  sample,
+  createAdminCliente,
+  createCookie,
+  createProjeto,
+  createTestContext,
   type TestContext,
 } from './support/test-app.ts';
-import { createTestContext } from './support/test-app.ts';
 
 const ROWS = 20_000;
 
@@ -25,25 +22,13 @@ describe('an export cut off half-way', () => {
 
   beforeAll(async () => {
     ctx = await createTestContext();
-    const admin = await loginCookie(ctx.app, (await createUser(ctx.db, { roles: ['administrador'] })).login);
-    const cliente = await createCliente(ctx.app, admin, 'Copel');
-    const created = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/projeto',
-      headers: { ...FORM, cookie: admin },
-      payload: formBody({
-        nome: 'Grande',
-        cliente,
-        fuso: '22',
-        fluxos: ['hc', 'bdgd'],
-        kml: sample('zoneamento-curitiba.kml'),
-      }),
-    });
-    projeto = (created.json() as { _id: string })._id;
-    supervisor = await loginCookie(
-      ctx.app,
-      (await createUser(ctx.db, { roles: ['supervisor'], cliente })).login,
-    );
+    const { admin, cliente } = await createAdminCliente(ctx.app, ctx.db, 'Copel');
+    ({ _id: projeto } = await createProjeto(ctx.app, admin, {
+      nome: 'Grande',
+      cliente,
+      fluxos: ['hc', 'bdgd'],
+    }));
+    supervisor = await createCookie(ctx.app, ctx.db, { roles: ['supervisor'], cliente });
     for (const fluxo of ['hc', 'bdgd']) {
       await ctx.db.query(
         `INSERT INTO registros (id, fluxo, projeto, lat, lng, geom, data_hora, coletado, dados)

@@ -5,13 +5,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  createCliente,
+  createAdminCliente,
+  createProjeto,
+  createSession,
   createTestContext,
-  createUser,
   fakeJpeg,
   FORM,
   formBody,
-  loginCookie,
   multipart,
   sample,
   type TestContext,
@@ -104,6 +104,17 @@ describe('hostile inputs: a Portuguese 4xx, nothing stored, the server still ser
   };
   const postProjeto = (payload: string | Buffer) =>
     ctx.app.inject({ method: 'POST', url: '/api/projeto', headers: { ...FORM, cookie: admin }, payload });
+  /** A 50 MB project form: refused by the body limit with a 413, nothing stored since before, still serving. */
+  const expectOverBodyLimit = async (huge: string, before: Awaited<ReturnType<typeof stored>>) => {
+    await expectRefused(
+      () => postProjeto(huge),
+      [413],
+      /^O conteúdo enviado excede o tamanho permitido\.$/,
+      '50 MB',
+    );
+    expect(await stored()).toEqual(before);
+    await expectStillServing();
+  };
   const base = () => ({
     nome: `Hostil ${crypto.randomUUID()}`,
     cliente: clienteId,
@@ -125,26 +136,19 @@ describe('hostile inputs: a Portuguese 4xx, nothing stored, the server still ser
 
   beforeAll(async () => {
     ctx = await createTestContext();
-    const adminUser = await createUser(ctx.db, { roles: ['administrador'] });
-    admin = await loginCookie(ctx.app, adminUser.login);
-    clienteId = await createCliente(ctx.app, admin, 'Copel');
-    projeto = (
-      await postProjeto(
-        formBody({
-          nome: 'Campo',
-          cliente: clienteId,
-          fuso: '22',
-          fluxos: ['hc', 'ip', 'fiscalizacao', 'lpt2'],
-          kml: sample('zoneamento-curitiba.kml'),
-        }),
-      )
-    ).json();
-    const tecnicoUser = await createUser(ctx.db, { roles: ['tecnico'], cliente: clienteId });
-    usuarioId = tecnicoUser.id;
-    await ctx.db.query('INSERT INTO usuario_zonas (usuario, zona) SELECT $1, id FROM zonas', [
-      tecnicoUser.id,
-    ]);
-    tecnico = await loginCookie(ctx.app, tecnicoUser.login);
+    ({ admin, cliente: clienteId } = await createAdminCliente(ctx.app, ctx.db, 'Copel'));
+    projeto = await createProjeto(ctx.app, admin, {
+      nome: 'Campo',
+      cliente: clienteId,
+      fluxos: ['hc', 'ip', 'fiscalizacao', 'lpt2'],
+    });
+    const session = await createSession(ctx.app, ctx.db, {
+      roles: ['tecnico'],
+      cliente: clienteId,
+      zonas: projeto.zonas.map((zona) => zona._id),
+    });
+    usuarioId = session.user.id;
+    tecnico = session.cookie;
     registroId = crypto.randomUUID();
     const upload = await uploadRecord(
       ctx.app,
@@ -218,14 +222,7 @@ describe('hostile inputs: a Portuguese 4xx, nothing stored, the server still ser
       '15 MB: over the KML limit, under the form limit',
     );
     const huge = `${formBody(base())}&kml=${'x'.repeat(50 * 1024 * 1024)}`;
-    await expectRefused(
-      () => postProjeto(huge),
-      [413],
-      /^O conteúdo enviado excede o tamanho permitido\.$/,
-      '50 MB',
-    );
-    expect(await stored()).toEqual(before);
-    await expectStillServing();
+    await expectOverBodyLimit(huge, before);
   });
 
   it('reads Latin-1 (Windows-1252) point and KML files right, and refuses one already garbled', async () => {
@@ -326,14 +323,7 @@ describe('hostile inputs: a Portuguese 4xx, nothing stored, the server still ser
       '25 MB',
     );
     const huge = repeated('arquivoIP', '', '-49.27;-25.43;A;B\n', 50);
-    await expectRefused(
-      () => postProjeto(huge),
-      [413],
-      /^O conteúdo enviado excede o tamanho permitido\.$/,
-      '50 MB',
-    );
-    expect(await stored()).toEqual(before);
-    await expectStillServing();
+    await expectOverBodyLimit(huge, before);
   });
 
   it('answers path tricks in every id with a Portuguese 400 or 404, never a file, never a 500', async () => {

@@ -3,13 +3,11 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createAdminCliente,
+  createProjeto,
+  createSession,
   createTestContext,
-  createCliente,
-  createUser,
   fakeJpeg,
-  FORM,
-  formBody,
-  loginCookie,
   sample,
   type TestContext,
   uploadRecord,
@@ -67,34 +65,20 @@ describe('LPT Agiltec: list by project, collect, collect again', () => {
 
   beforeAll(async () => {
     ctx = await createTestContext();
-    admin = await loginCookie(ctx.app, (await createUser(ctx.db, { roles: ['administrador'] })).login);
-    const cliente = await createCliente(ctx.app, admin, 'Agiltec');
-    const criar = async (fields: Record<string, string | string[]>) => {
-      const response = await ctx.app.inject({
-        method: 'POST',
-        url: '/api/projeto',
-        headers: { ...FORM, cookie: admin },
-        payload: formBody({ cliente, fuso: '22', kml: sample('zoneamento-curitiba.kml'), ...fields }),
-      });
-      expect(response.statusCode, response.body).toBe(201);
-      return response.json();
-    };
-    projeto = await criar({
+    let cliente: string;
+    ({ admin, cliente } = await createAdminCliente(ctx.app, ctx.db, 'Agiltec'));
+    projeto = await createProjeto(ctx.app, admin, {
       nome: 'Luz no Campo',
+      cliente,
       fluxos: ['lpt2'],
       arquivoLPTv2: sample('lpt-agiltec.csv'),
     });
-    const outro = await criar({ nome: 'Outro Campo', fluxos: ['lpt2'] });
-    const tecnico = async (firstName: string, zonas: string[]) => {
-      const user = await createUser(ctx.db, { roles: ['tecnico'], cliente, firstName });
-      for (const zona of zonas) {
-        await ctx.db.query('INSERT INTO usuario_zonas (usuario, zona) VALUES ($1, $2)', [user.id, zona]);
-      }
-      return loginCookie(ctx.app, user.login);
-    };
+    const outro = await createProjeto(ctx.app, admin, { nome: 'Outro Campo', cliente, fluxos: ['lpt2'] });
+    const tecnico = async (firstName: string, zonas: string[]) =>
+      (await createSession(ctx.app, ctx.db, { roles: ['tecnico'], cliente, firstName, zonas })).cookie;
     // One zone of the project is enough to read its whole list: LPT Agiltec records have no position yet.
     ana = await tecnico('Ana', [projeto.zonas[0]?._id ?? '']);
-    forasteiro = await tecnico('Forasteiro', [outro.zonas[0]._id]);
+    forasteiro = await tecnico('Forasteiro', [outro.zonas[0]?._id ?? '']);
   });
   afterAll(async () => ctx.close());
 

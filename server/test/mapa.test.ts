@@ -14,16 +14,15 @@ import {
 import type { Database } from '../src/db/database.ts';
 import { PontosLive } from '../src/live/pontos.ts';
 import {
+  createAdminCliente,
   createCliente,
+  createProjeto,
+  createSession,
   createTestContext,
-  createUser,
   fakeJpeg,
-  FORM,
-  formBody,
-  loginCookie,
-  sample,
   type TestContext,
   uploadRecord,
+  zonaId,
 } from './support/test-app.ts';
 
 /** A moment of a local day in Curitiba (UTC-3, no daylight saving since 2019), as epoch ms. */
@@ -226,26 +225,6 @@ describe('supervisor map', () => {
     decode(await mapa(query, cookie), nomes)
       .map((ponto) => ponto.nome ?? ponto.id)
       .sort();
-  const zona = (alvo: ProjetoCriado, label: string) => alvo.zonas.find((z) => z.label === label)?._id ?? '';
-
-  async function criarProjeto(cliente: string, fields: Record<string, string | string[]>) {
-    const response = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/projeto',
-      headers: { ...FORM, cookie: admin },
-      payload: formBody({ cliente, fuso: '22', kml: sample('zoneamento-curitiba.kml'), ...fields }),
-    });
-    expect(response.statusCode, response.body).toBe(201);
-    return response.json() as ProjetoCriado;
-  }
-
-  async function tecnico(cliente: string, firstName: string, zonas: string[]) {
-    const user = await createUser(ctx.db, { roles: ['tecnico'], cliente, firstName });
-    for (const id of zonas) {
-      await ctx.db.query('INSERT INTO usuario_zonas (usuario, zona) VALUES ($1, $2)', [user.id, id]);
-    }
-    return { id: user.id, cookie: await loginCookie(ctx.app, user.login) };
-  }
 
   /** Uploads one record as a device would, with a photo; its id. */
   async function subir(
@@ -310,11 +289,11 @@ describe('supervisor map', () => {
 
   beforeAll(async () => {
     ctx = await createTestContext();
-    admin = await loginCookie(ctx.app, (await createUser(ctx.db, { roles: ['administrador'] })).login);
-    cliente = await createCliente(ctx.app, admin, 'Copel');
+    ({ admin, cliente } = await createAdminCliente(ctx.app, ctx.db, 'Copel'));
     const outroCliente = await createCliente(ctx.app, admin, 'Celesc');
-    projeto = await criarProjeto(cliente, {
+    projeto = await createProjeto<ProjetoCriado>(ctx.app, admin, {
       nome: 'Supervisão Curitiba',
+      cliente,
       fluxos: ['hc', 'poste', 'ip', 'grupoA', 'bdgd'],
       pontosIP: JSON.stringify([
         { coordenadas: [-25.431111, -49.279111], idConcessionaria: 'IP-LIVRE', idCircuito: 'C-1' },
@@ -332,24 +311,36 @@ describe('supervisor map', () => {
         },
       ]),
     });
-    aoVivo = await criarProjeto(cliente, { nome: 'Ao Vivo', fluxos: ['hc', 'ip'] });
-    const outro = await criarProjeto(cliente, { nome: 'Outro Projeto', fluxos: ['hc'] });
+    aoVivo = await createProjeto<ProjetoCriado>(ctx.app, admin, {
+      nome: 'Ao Vivo',
+      cliente,
+      fluxos: ['hc', 'ip'],
+    });
+    const outro = await createProjeto(ctx.app, admin, { nome: 'Outro Projeto', cliente, fluxos: ['hc'] });
     const todas = [...projeto.zonas, ...aoVivo.zonas].map((z) => z._id);
-    ana = (await tecnico(cliente, 'Ana', todas)).cookie;
-    const brunoUser = await tecnico(cliente, 'Bruno', todas);
-    bruno = brunoUser.cookie;
-    brunoId = brunoUser.id;
-    tiago = (await tecnico(cliente, 'Tiago', [zona(projeto, 'Zona Centro'), zona(aoVivo, 'Zona Centro')]))
-      .cookie;
-    forasteiro = (await tecnico(cliente, 'Forasteiro', [zona(outro, 'Zona Centro')])).cookie;
-    supervisor = await loginCookie(
-      ctx.app,
-      (await createUser(ctx.db, { roles: ['supervisor'], cliente })).login,
-    );
-    outroSupervisor = await loginCookie(
-      ctx.app,
-      (await createUser(ctx.db, { roles: ['supervisor'], cliente: outroCliente })).login,
-    );
+    const session = (options: Parameters<typeof createSession>[2]) => createSession(ctx.app, ctx.db, options);
+    ana = (await session({ roles: ['tecnico'], cliente, firstName: 'Ana', zonas: todas })).cookie;
+    const brunoSession = await session({ roles: ['tecnico'], cliente, firstName: 'Bruno', zonas: todas });
+    bruno = brunoSession.cookie;
+    brunoId = brunoSession.user.id;
+    tiago = (
+      await session({
+        roles: ['tecnico'],
+        cliente,
+        firstName: 'Tiago',
+        zonas: [zonaId(projeto, 'Zona Centro'), zonaId(aoVivo, 'Zona Centro')],
+      })
+    ).cookie;
+    forasteiro = (
+      await session({
+        roles: ['tecnico'],
+        cliente,
+        firstName: 'Forasteiro',
+        zonas: [zonaId(outro, 'Zona Centro')],
+      })
+    ).cookie;
+    supervisor = (await session({ roles: ['supervisor'], cliente })).cookie;
+    outroSupervisor = (await session({ roles: ['supervisor'], cliente: outroCliente })).cookie;
 
     const preloaded = (lista: { _id: string; idConcessionaria: string }[], idConcessionaria: string) =>
       lista.find((ponto) => ponto.idConcessionaria === idConcessionaria)?._id ?? '';
@@ -521,7 +512,7 @@ describe('supervisor map', () => {
         'Zona Rebouças',
       ]);
       const centro = resposta.zonas.find((z) => z.label === 'Zona Centro');
-      expect(centro?._id).toBe(zona(projeto, 'Zona Centro'));
+      expect(centro?._id).toBe(zonaId(projeto, 'Zona Centro'));
       expect(centro?.poligono).toEqual(
         expect.arrayContaining([
           { lat: -25.44, lng: -49.28 },
@@ -807,8 +798,9 @@ describe('supervisor map', () => {
   // PostgreSQL on a busy 2-core machine (2026-11), the answer ≈ 1 s on either.
   it('sends 100,000 points in under 5 MB that parse into five layers', async () => {
     const n = 100_000;
-    const grande = await criarProjeto(cliente, {
+    const grande = await createProjeto(ctx.app, admin, {
       nome: 'Cem Mil Pontos',
+      cliente,
       fluxos: ['hc', 'poste', 'ip', 'grupoA', 'bdgd'],
     });
     const inicio = Date.now();
@@ -867,7 +859,7 @@ describe('supervisor map', () => {
 
   describe('live', () => {
     const url = (alvo: ProjetoCriado) => `${base}/api/projeto/${alvo._id}/mapa/eventos`;
-    const centroAoVivo = () => zona(aoVivo, 'Zona Centro');
+    const centroAoVivo = () => zonaId(aoVivo, 'Zona Centro');
 
     it('sends a point to the open map within 5 s of its upload, and again when a second device collects it', async () => {
       const stream = await EventStream.open(url(aoVivo), supervisor);

@@ -5,15 +5,12 @@ import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PENDENTES_FORMATO, PENDENTES_MANIFEST, pendenteFotoPath } from '@novus/domain/pendentes';
 import {
-  createCliente,
+  createCookie,
+  createFieldProject,
   createTestContext,
-  createUser,
   fakeJpeg,
   FORM,
-  formBody,
-  loginCookie,
   multipart,
-  sample,
   type TestContext,
   uploadRecord,
 } from './support/test-app.ts';
@@ -108,33 +105,15 @@ describe('importing a phone’s pending records', () => {
 
   beforeAll(async () => {
     ctx = await createTestContext();
-    const adminUser = await createUser(ctx.db, { roles: ['administrador'] });
-    admin = await loginCookie(ctx.app, adminUser.login);
-    const cliente = await createCliente(ctx.app, admin, 'Pendentes');
-    const created = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/projeto',
-      headers: { ...FORM, cookie: admin },
-      payload: formBody({
-        nome: 'Campo Pendentes',
-        cliente,
-        fuso: '22',
-        fluxos: ['hc', 'poste'],
-        kml: sample('zoneamento-curitiba.kml'),
-      }),
+    const campo = await createFieldProject(ctx.app, ctx.db, {
+      nome: 'Campo Pendentes',
+      cliente: 'Pendentes',
+      fluxos: ['hc', 'poste'],
+      firstName: 'Paula',
     });
-    expect(created.statusCode, created.body).toBe(201);
-    const body = created.json<{ _id: string; zonas: { _id: string; label: string }[] }>();
-    projeto = body._id;
-    const user = await createUser(ctx.db, { roles: ['tecnico'], cliente, firstName: 'Paula' });
-    tecnico = { id: user.id, login: user.login };
-    await ctx.db.query('INSERT INTO usuario_zonas (usuario, zona) VALUES ($1, $2)', [
-      user.id,
-      body.zonas.find((zona) => zona.label === 'Zona Centro')?._id,
-    ]);
-    tecnicoCookie = await loginCookie(ctx.app, user.login);
-    const sup = await createUser(ctx.db, { roles: ['supervisor'], cliente });
-    supervisor = await loginCookie(ctx.app, sup.login);
+    ({ admin, projeto, tecnicoCookie } = campo);
+    tecnico = { id: campo.tecnico.id, login: campo.tecnico.login };
+    supervisor = await createCookie(ctx.app, ctx.db, { roles: ['supervisor'], cliente: campo.cliente });
   });
   afterAll(async () => ctx.close());
 

@@ -5,8 +5,8 @@ import { deviceDownload } from '@novus/domain/flows/flow';
 import { FLOWS } from '@novus/domain/flows/registry';
 import type { Role } from '@novus/domain/roles';
 import {
+  createCookie,
   createTestContext,
-  createUser,
   FORM,
   formBody,
   loginCookie,
@@ -124,8 +124,7 @@ describe('permission matrix', () => {
 
   beforeAll(async () => {
     ctx = await createTestContext();
-    const admin = await createUser(ctx.db, { roles: ['administrador'] });
-    cookies.administrador = await loginCookie(ctx.app, admin.login);
+    cookies.administrador = await createCookie(ctx.app, ctx.db, { roles: ['administrador'] });
     fixture.A = await makeSide('A', true);
     fixture.B = await makeSide('B', false);
     cookies.none = undefined;
@@ -137,8 +136,10 @@ describe('permission matrix', () => {
       ['supervisorB', ['supervisor'], fixture.B.cliente],
     ];
     for (const [name, userRoles, cliente] of roles) {
-      const user = await createUser(ctx.db, { roles: userRoles, ...(cliente ? { cliente } : {}) });
-      cookies[name] = await loginCookie(ctx.app, user.login);
+      cookies[name] = await createCookie(ctx.app, ctx.db, {
+        roles: userRoles,
+        ...(cliente ? { cliente } : {}),
+      });
     }
   });
   afterAll(async () => ctx.close());

@@ -5,17 +5,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
+  createAdminCliente,
+  createProjeto,
+  createSession,
   createTestContext,
-  createCliente,
-  createUser,
   fakeJpeg,
   FORM,
   formBody,
-  loginCookie,
   multipart,
   sample,
   type TestContext,
   uploadRecord,
+  zonaId,
 } from './support/test-app.ts';
 
 // Inside 'Zona Centro' of docs/samples/zoneamento-curitiba.kml.
@@ -98,38 +99,24 @@ describe('points: preloaded, collected, collected twice', () => {
 
   beforeAll(async () => {
     ctx = await createTestContext();
-    admin = await loginCookie(ctx.app, (await createUser(ctx.db, { roles: ['administrador'] })).login);
-    const cliente = await createCliente(ctx.app, admin, 'Copel');
-    const criar = async (fields: Record<string, string | string[]>) => {
-      const response = await ctx.app.inject({
-        method: 'POST',
-        url: '/api/projeto',
-        headers: { ...FORM, cookie: admin },
-        payload: formBody({ cliente, fuso: '22', kml: sample('zoneamento-curitiba.kml'), ...fields }),
-      });
-      expect(response.statusCode, response.body).toBe(201);
-      return response.json();
-    };
-    projeto = await criar({
+    let cliente: string;
+    ({ admin, cliente } = await createAdminCliente(ctx.app, ctx.db, 'Copel'));
+    projeto = await createProjeto<typeof projeto>(ctx.app, admin, {
       nome: 'Pontos',
+      cliente,
       fluxos: ['ip', 'bdgd', 'fiscalizacao', 'lpt'],
       pontosIP: JSON.stringify(IP_PONTOS),
       pontosBDGD: JSON.stringify(BDGD_PONTOS),
       arquivoFiscalizacao: sample('fiscalizacao-fuso22.csv'),
     });
-    const outro = await criar({ nome: 'Outro', fluxos: ['ip'] });
-    centro = projeto.zonas.find((zona) => zona.label === 'Zona Centro')?._id ?? '';
-    const tecnico = async (firstName: string, zonas: string[]) => {
-      const user = await createUser(ctx.db, { roles: ['tecnico'], cliente, firstName });
-      for (const zona of zonas) {
-        await ctx.db.query('INSERT INTO usuario_zonas (usuario, zona) VALUES ($1, $2)', [user.id, zona]);
-      }
-      return loginCookie(ctx.app, user.login);
-    };
+    const outro = await createProjeto(ctx.app, admin, { nome: 'Outro', cliente, fluxos: ['ip'] });
+    centro = zonaId(projeto, 'Zona Centro');
+    const tecnico = async (firstName: string, zonas: string[]) =>
+      (await createSession(ctx.app, ctx.db, { roles: ['tecnico'], cliente, firstName, zonas })).cookie;
     const todas = projeto.zonas.map((zona) => zona._id);
     ana = await tecnico('Ana', todas);
     bruno = await tecnico('Bruno', todas);
-    forasteiro = await tecnico('Forasteiro', [outro.zonas[0]._id]);
+    forasteiro = await tecnico('Forasteiro', [outro.zonas[0]?._id ?? '']);
   });
   afterAll(async () => ctx.close());
 

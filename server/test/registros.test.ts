@@ -1,16 +1,14 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  createTestContext,
   createCliente,
-  createUser,
+  createCookie,
+  createFieldProject,
+  createTestContext,
   fakeJpeg,
-  FORM,
-  formBody,
-  loginCookie,
-  sample,
   type TestContext,
   uploadRecord,
+  zonaId,
 } from './support/test-app.ts';
 
 // Inside 'Zona Centro' of docs/samples/zoneamento-curitiba.kml.
@@ -51,39 +49,22 @@ describe('uploads of collected records (units and poles)', () => {
 
   beforeAll(async () => {
     ctx = await createTestContext();
-    const adminUser = await createUser(ctx.db, { roles: ['administrador'] });
-    admin = await loginCookie(ctx.app, adminUser.login);
-    const clienteA = await createCliente(ctx.app, admin, 'A');
+    const campo = await createFieldProject(ctx.app, ctx.db, {
+      nome: 'Campo',
+      cliente: 'A',
+      fluxos: ['hc', 'poste'],
+    });
+    const { cliente: clienteA } = campo;
+    ({ admin, tecnicoCookie: tecnico } = campo);
+    projeto = { _id: campo.projeto, zonas: campo.zonas };
     const clienteB = await createCliente(ctx.app, admin, 'B');
-    projeto = (
-      await ctx.app.inject({
-        method: 'POST',
-        url: '/api/projeto',
-        headers: { ...FORM, cookie: admin },
-        payload: formBody({
-          nome: 'Campo',
-          cliente: clienteA,
-          fuso: '22',
-          fluxos: ['hc', 'poste'],
-          kml: sample('zoneamento-curitiba.kml'),
-        }),
-      })
-    ).json();
-    const zona = (label: string) => projeto.zonas.find((z) => z.label === label)?._id ?? '';
-    const t1 = await createUser(ctx.db, { roles: ['tecnico'], cliente: clienteA });
-    const t2 = await createUser(ctx.db, { roles: ['tecnico'], cliente: clienteA });
-    await ctx.db.query('INSERT INTO usuario_zonas (usuario, zona) VALUES ($1, $2), ($3, $4)', [
-      t1.id,
-      zona('Zona Centro'),
-      t2.id,
-      zona('Zona Batel'),
-    ]);
-    tecnico = await loginCookie(ctx.app, t1.login);
-    outroTecnico = await loginCookie(ctx.app, t2.login);
-    supervisorB = await loginCookie(
-      ctx.app,
-      (await createUser(ctx.db, { roles: ['supervisor'], cliente: clienteB })).login,
-    );
+    const session = (options: Parameters<typeof createCookie>[2]) => createCookie(ctx.app, ctx.db, options);
+    outroTecnico = await session({
+      roles: ['tecnico'],
+      cliente: clienteA,
+      zonas: [zonaId(projeto, 'Zona Batel')],
+    });
+    supervisorB = await session({ roles: ['supervisor'], cliente: clienteB });
   });
   afterAll(async () => ctx.close());
 
@@ -104,7 +85,7 @@ describe('uploads of collected records (units and poles)', () => {
       adicionadoApp: true,
     });
     expect(body.sincronizadoEm).toBeGreaterThan(0);
-    expect(body.zona).toBe(projeto.zonas.find((z) => z.label === 'Zona Centro')?._id);
+    expect(body.zona).toBe(zonaId(projeto, 'Zona Centro'));
 
     const urls = (
       await ctx.app.inject({ method: 'GET', url: `/api/unidade/${id}/fotos`, headers: { cookie: tecnico } })
@@ -275,7 +256,7 @@ describe('uploads of collected records (units and poles)', () => {
   it('checks zones: uploads only to projects of the technician, reads only of their zones or client', async () => {
     const id = crypto.randomUUID();
     await upload('unidade', unidade(id, projeto._id), [fakeJpeg()]);
-    const centro = projeto.zonas.find((z) => z.label === 'Zona Centro')?._id;
+    const centro = zonaId(projeto, 'Zona Centro');
     const get = (url: string, cookie: string | undefined) =>
       ctx.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
     // Another technician of the same project, but of Zona Batel, sees neither the record nor its photo.
@@ -292,7 +273,7 @@ describe('uploads of collected records (units and poles)', () => {
       [],
       outroTecnico,
     );
-    expect(batel.json().zona).toBe(projeto.zonas.find((z) => z.label === 'Zona Batel')?._id);
+    expect(batel.json().zona).toBe(zonaId(projeto, 'Zona Batel'));
     // A supervisor or an interpretador does not collect.
     expect(
       (await upload('unidade', unidade(crypto.randomUUID(), projeto._id), [], supervisorB)).statusCode,

@@ -12,19 +12,17 @@ import { deviceDownload, type FlowDefinition } from '@novus/domain/flows/flow';
 import { type Fluxo, FLUXOS } from '@novus/domain/flows/keys';
 import { FLOW_BY_KEY, FLOWS } from '@novus/domain/flows/registry';
 import type { Role } from '@novus/domain/roles';
-import { buildApp } from '../src/app.ts';
-import { TokenService } from '../src/auth/tokens.ts';
 import { type Call, parsed, send } from './support/requests.ts';
 import { collectRoutes } from './support/route-table.ts';
 import {
+  createSession,
   createTestContext,
-  createUser,
+  createWebApp,
   fakeJpeg,
   loginCookie,
   multipart,
   PASSWORD,
   sample,
-  TEST_SECRET,
   type TestContext,
 } from './support/test-app.ts';
 
@@ -499,12 +497,13 @@ describe('authorization of every route', () => {
     cliente?: string,
     zonas: string[] = [],
   ) {
-    const user = await createUser(ctx.db, { roles, ...(cliente ? { cliente } : {}) });
-    for (const zona of zonas) {
-      await ctx.db.query('INSERT INTO usuario_zonas (usuario, zona) VALUES ($1, $2)', [user.id, zona]);
-    }
+    const { user, cookie } = await createSession(world.app, ctx.db, {
+      roles,
+      ...(cliente ? { cliente } : {}),
+      zonas,
+    });
     world.logins[name] = user.login;
-    cookies[name] = await loginCookie(world.app, user.login);
+    cookies[name] = cookie;
   }
 
   beforeAll(async () => {
@@ -513,15 +512,7 @@ describe('authorization of every route', () => {
     fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Novus</title>');
     fs.writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
     ctx = await createTestContext();
-    const app = await buildApp({
-      db: ctx.db,
-      tokens: new TokenService(TEST_SECRET, 30),
-      blobs: ctx.blobs,
-      webDist: dist,
-      tilesDir: path.join(dist, 'tiles'),
-      onRoute: table.onRoute,
-    });
-    await app.ready();
+    const app = await createWebApp(ctx, dist, table.onRoute);
     // Written after the start, so /tiles/* serves it (a file found at start would get a route of its own).
     fs.writeFileSync(path.join(dist, 'tiles', '19', '1', '2.png'), fakeJpeg(64));
     // Every table of the schema but PostGIS's reference data.

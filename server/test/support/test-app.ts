@@ -3,8 +3,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { inject } from 'vitest';
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import { expect, inject } from 'vitest';
 import type { Role } from '@novus/domain/roles';
 import { buildApp } from '../../src/app.ts';
 import { type LimiterOptions, LoginLimiter } from '../../src/auth/login-limiter.ts';
@@ -80,14 +80,43 @@ export async function createTestContext<Blobs extends BlobStore = LocalBlobStore
   };
 }
 
+/**
+ * Another app on the context's database, as `npm start` serves it: with a web build (dist) and its tile folder,
+ * so the static routes exist too, and onRoute given to collect the route table.
+ */
+export async function createWebApp(
+  ctx: TestContext,
+  dist: string,
+  onRoute: (route: RouteOptions) => void,
+): Promise<FastifyInstance> {
+  const app = await buildApp({
+    db: ctx.db,
+    tokens: new TokenService(TEST_SECRET, 30),
+    blobs: ctx.blobs,
+    webDist: dist,
+    tilesDir: path.join(dist, 'tiles'),
+    onRoute,
+  });
+  await app.ready();
+  return app;
+}
+
 let sequence = 0;
 
+/** A user made in the database (not through the API), in the given zones. */
 export async function createUser(
   db: Database,
-  options: { roles: Role[]; cliente?: string; login?: string; password?: string; firstName?: string },
+  options: {
+    roles: Role[];
+    cliente?: string;
+    login?: string;
+    password?: string;
+    firstName?: string;
+    zonas?: string[];
+  },
 ): Promise<UsuarioRow> {
   sequence += 1;
-  return insertUser(db, {
+  const user = await insertUser(db, {
     login: options.login ?? `user${sequence}-${crypto.randomBytes(3).toString('hex')}`,
     firstName: options.firstName ?? 'Fulano',
     lastName: 'de Tal',
@@ -95,6 +124,10 @@ export async function createUser(
     roles: options.roles,
     cliente: options.cliente,
   });
+  for (const zona of options.zonas ?? []) {
+    await db.query('INSERT INTO usuario_zonas (usuario, zona) VALUES ($1, $2)', [user.id, zona]);
+  }
+  return user;
 }
 
 /** Logs in through the API and returns the Cookie header to send with later requests. */
@@ -162,6 +195,68 @@ export async function createCliente(app: FastifyInstance, cookie: string, nome: 
   return (response.json() as { _id: string })._id;
 }
 
+/** A user made as createUser does and logged in through the API: its row and Cookie header. */
+export async function createSession(
+  app: FastifyInstance,
+  db: Database,
+  options: Parameters<typeof createUser>[1],
+): Promise<{ user: UsuarioRow; cookie: string }> {
+  const user = await createUser(db, options);
+  return { user, cookie: await loginCookie(app, user.login) };
+}
+
+/** The Cookie header of a user made and logged in as createSession does. */
+export async function createCookie(
+  app: FastifyInstance,
+  db: Database,
+  options: Parameters<typeof createSession>[2],
+): Promise<string> {
+  return (await createSession(app, db, options)).cookie;
+}
+
+/** What POST /api/projeto answers, as far as every test reads it. */
+export interface ProjetoCriado {
+  _id: string;
+  nome: string;
+  zonas: { _id: string; label: string }[];
+}
+
+/**
+ * A project as the administrador's form sends it: fuso 22 and the sample zoning of Curitiba unless the fields say
+ * otherwise; its answer, typed as the test reads it.
+ */
+export async function createProjeto<Projeto extends ProjetoCriado = ProjetoCriado>(
+  app: FastifyInstance,
+  admin: string,
+  fields: { nome: string; cliente: string; fluxos: string[] } & Record<string, string | string[]>,
+): Promise<Projeto> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/projeto',
+    headers: { ...FORM, cookie: admin },
+    payload: formBody({ fuso: '22', kml: sample('zoneamento-curitiba.kml'), ...fields }),
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json<Projeto>();
+}
+
+/** The id of a project's zone by its label ('Zona Centro', 'Zona Batel', 'Zona Rebouças' of the sample KML). */
+export function zonaId(projeto: Pick<ProjetoCriado, 'zonas'>, label: string): string {
+  const zona = projeto.zonas.find((candidate) => candidate.label === label);
+  if (!zona) throw new Error(`no zone ${label}`);
+  return zona._id;
+}
+
+/** An administrador's session and a client they made, where most tests start. */
+export async function createAdminCliente(
+  app: FastifyInstance,
+  db: Database,
+  nome: string,
+): Promise<{ administrador: UsuarioRow; admin: string; cliente: string }> {
+  const { user: administrador, cookie: admin } = await createSession(app, db, { roles: ['administrador'] });
+  return { administrador, admin, cliente: await createCliente(app, admin, nome) };
+}
+
 export interface FieldProject {
   administrador: UsuarioRow;
   /** The administrador's Cookie header. */
@@ -175,30 +270,27 @@ export interface FieldProject {
 }
 
 /**
- * A project as an administrador makes one through the API: a new client, the sample zoning of Curitiba, fuso 22,
- * the given flows; and a técnico of that client in its 'Zona Centro' (where CENTRO of the tests lies).
+ * A project as an administrador makes one through the API: a new client (named as the project unless told), the
+ * sample zoning of Curitiba, fuso 22, the given flows; and a técnico of that client in its 'Zona Centro' (where
+ * CENTRO of the tests lies).
  */
 export async function createFieldProject(
   app: FastifyInstance,
   db: Database,
-  { nome, fluxos, firstName }: { nome: string; fluxos: string[]; firstName?: string },
+  {
+    nome,
+    fluxos,
+    firstName,
+    cliente: clienteNome = nome,
+  }: { nome: string; fluxos: string[]; firstName?: string; cliente?: string },
 ): Promise<FieldProject> {
-  const administrador = await createUser(db, { roles: ['administrador'] });
-  const admin = await loginCookie(app, administrador.login);
-  const cliente = await createCliente(app, admin, nome);
-  const created = await app.inject({
-    method: 'POST',
-    url: '/api/projeto',
-    headers: { ...FORM, cookie: admin },
-    payload: formBody({ nome, cliente, fuso: '22', fluxos, kml: sample('zoneamento-curitiba.kml') }),
+  const { administrador, admin, cliente } = await createAdminCliente(app, db, clienteNome);
+  const { _id: projeto, zonas } = await createProjeto(app, admin, { nome, cliente, fluxos });
+  const { user: tecnico, cookie: tecnicoCookie } = await createSession(app, db, {
+    roles: ['tecnico'],
+    cliente,
+    firstName,
+    zonas: [zonaId({ zonas }, 'Zona Centro')],
   });
-  if (created.statusCode !== 201) throw new Error(`projeto: ${created.statusCode} ${created.body}`);
-  const { _id: projeto, zonas } = created.json() as { _id: string; zonas: { _id: string; label: string }[] };
-  const tecnico = await createUser(db, { roles: ['tecnico'], cliente, ...(firstName ? { firstName } : {}) });
-  await db.query('INSERT INTO usuario_zonas (usuario, zona) VALUES ($1, $2)', [
-    tecnico.id,
-    zonas.find((zona) => zona.label === 'Zona Centro')?._id,
-  ]);
-  const tecnicoCookie = await loginCookie(app, tecnico.login);
   return { administrador, admin, cliente, projeto, zonas, tecnico, tecnicoCookie };
 }
