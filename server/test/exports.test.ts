@@ -21,15 +21,16 @@ import {
 } from './support/files.ts';
 import {
   createCliente,
+  createProjeto,
+  createSession,
   createTestContext,
-  createUser,
   fakeJpeg,
   FORM,
   formBody,
-  loginCookie,
   sample,
   type TestContext,
   uploadRecord,
+  zonaId,
 } from './support/test-app.ts';
 
 /** America/Sao_Paulo has been UTC−3 all year since 2019: a local time of November 2026 as an instant. */
@@ -64,6 +65,10 @@ const BASE = ['ID', 'TECNICO', 'DATA', 'UTM_E', 'UTM_N'];
 
 /** A CSV's decimal ('673468,04', the comma of the spreadsheets of Brazil) as a number. */
 const decimal = (text: string | undefined) => Number(text?.replace(',', '.'));
+
+/** A CSV's UTM value within a centimetre of what cs2cs computes. */
+const expectUtm = (text: string | undefined, expected: number | undefined, label?: string) =>
+  expect(Math.abs(decimal(text) - (expected ?? 0)), label).toBeLessThanOrEqual(0.01);
 
 /** The header of each CSV file: the contract the README documents. */
 const HEADERS = {
@@ -228,12 +233,297 @@ interface ProjetoJson {
   pontosLPTv2: Ponto[];
 }
 
+/** The preloaded point of a project's list whose field holds the value. */
+function preloaded(projeto: ProjetoJson, lista: Lista, campo: string, valor: string): Ponto {
+  const found = projeto[lista].find((item) => item[campo] === valor);
+  if (!found) throw new Error(`${campo} ${valor} not preloaded`);
+  return found;
+}
+
 /** What was sent for each stored record: where and when, to compare with what the files say. */
 interface Enviado {
   lat: number;
   lng: number;
   dataHora: number;
 }
+
+type Lista = 'pontosIP' | 'pontosBDGD' | 'pontosFiscalizacao' | 'pontosLPTv2';
+
+/** One record this file uploads, as the app sends it, under the name the tests give it. */
+interface Envio {
+  nome: string;
+  apiPath: string;
+  por: 'joao' | 'maria';
+  at: number;
+  /** Its own spot, lugar(n); 'ponto' where the project's file put the preloaded point it collects. */
+  onde: number | 'ponto';
+  /** The preloaded point it collects, under the point's id: its list and a field and value that find it. */
+  ponto?: [Lista, string, string];
+  precisao?: number;
+  fotos?: number;
+  /** The name of the pole that feeds this unit (the form's `drop`). */
+  drop?: string;
+  /** Sent to the project without fuso. */
+  semFuso?: true;
+  campos: Record<string, string>;
+}
+
+const SDU = { tipoUnidade: 'SDU', tipoEdificacao: 'Residencial', tipoImovel: 'RESIDENCIAL', quantidade: '1' };
+const COLETA_LPT = { telefoneAtualizado: '(41) 98888-1234', possuiCasa: 'Sim', observacao: 'Ação social' };
+
+/** Every record of the file, in the order sent. */
+const ENVIOS: Envio[] = [
+  // João's 21 November: poles, units fed by the first pole, trees, and one record of every other flow.
+  {
+    nome: 'poste1',
+    apiPath: 'poste',
+    por: 'joao',
+    at: local(21, 8),
+    onde: 0,
+    precisao: 4,
+    fotos: 1,
+    campos: {
+      tipo: 'CONCRETO CIRCULAR',
+      altura: '10.5',
+      carga: '600',
+      tipoRedeEletrica: 'MISTA',
+      aterramento: 'true',
+      equipamentoRedeEnergia: 'TRANSFORMADOR',
+      observacao: 'Ação',
+    },
+  },
+  {
+    nome: 'poste2',
+    apiPath: 'poste',
+    por: 'joao',
+    at: local(21, 8, 30),
+    onde: 1,
+    precisao: 6,
+    campos: {
+      tipo: 'MADEIRA',
+      altura: '9',
+      carga: '300',
+      tipoRedeEletrica: 'BAIXA TENSAO',
+      aterramento: 'false',
+      equipamentoRedeEnergia: 'NAO POSSUI',
+    },
+  },
+  {
+    nome: 'unidade1',
+    apiPath: 'unidade',
+    por: 'joao',
+    at: local(21, 9),
+    onde: 2,
+    precisao: 3,
+    fotos: 2,
+    drop: 'poste1',
+    campos: {
+      ...SDU,
+      numero: '10',
+      complemento1: '+1',
+      complemento2: '-2',
+      complemento3: '@SUM(A1)',
+      observacao: '=HYPERLINK("x")',
+    },
+  },
+  {
+    nome: 'unidade2',
+    apiPath: 'unidade',
+    por: 'joao',
+    at: local(21, 9, 15),
+    onde: 3,
+    precisao: 5,
+    drop: 'poste1',
+    campos: { ...SDU, numero: '12', complementoNumero: 'casa 2; fundos', observacao: 'Ação' },
+  },
+  {
+    nome: 'unidade3',
+    apiPath: 'unidade',
+    por: 'joao',
+    at: local(21, 9, 30),
+    onde: 4,
+    fotos: 1,
+    campos: {
+      tipoUnidade: 'MDU',
+      tipoEdificacao: 'Residencial',
+      tipoImovel: 'RESIDENCIAL',
+      numero: '200',
+      nomeEdificio: 'Edifício São João',
+      nomeBloco: 'B',
+      totalAndares: '10',
+      aptosPorAndar: '4',
+    },
+  },
+  {
+    nome: 'arvore1',
+    apiPath: 'arvore',
+    por: 'joao',
+    at: local(21, 10),
+    onde: 5,
+    precisao: 2,
+    campos: {
+      contatoRede: JSON.stringify(['Baixa Tensão']),
+      projecaoRede: JSON.stringify(['Média Tensão', 'Ramal de Serviço']),
+      distanciaRedeBT: '0',
+      distanciaRedeMT: '120',
+      diametroTronco: '35',
+      fenotipo: 'Ipê-amarelo',
+      altura: '8,5',
+      observacao: 'Poda urgente',
+    },
+  },
+  {
+    nome: 'arvore2',
+    apiPath: 'arvore',
+    por: 'joao',
+    at: local(21, 10, 30),
+    onde: 6,
+    campos: {
+      contatoRede: JSON.stringify([]),
+      projecaoRede: JSON.stringify([]),
+      fenotipo: 'Sibipiruna',
+      altura: '4',
+    },
+  },
+  {
+    nome: 'ip1',
+    apiPath: 'ip',
+    por: 'joao',
+    at: local(21, 11),
+    onde: 7,
+    ponto: ['pontosIP', 'idConcessionaria', 'IP-1'],
+    precisao: 8,
+    fotos: 1,
+    campos: { possuiIP: 'true', possuiUsoMutuo: 'true' },
+  },
+  {
+    nome: 'lpt1',
+    apiPath: 'lpt',
+    por: 'joao',
+    at: local(21, 11, 30),
+    onde: 8,
+    campos: { listaConcessionaria: 'true', qtdCasas: '3', observacao: 'Três casas no lote' },
+  },
+  {
+    nome: 'bdgd7',
+    apiPath: 'bdgd',
+    por: 'joao',
+    at: local(21, 12),
+    onde: 9,
+    ponto: ['pontosBDGD', 'idConcessionaria', 'B-7'],
+    campos: { ativo: 'Poste', coordenadasAtualizadas: 'true', observacao: 'Posição corrigida' },
+  },
+  {
+    nome: 'bdgdNovo',
+    apiPath: 'bdgd',
+    por: 'joao',
+    at: local(21, 12, 15),
+    onde: 10,
+    campos: { ativo: 'Chave', idConcessionaria: 'B-NOVO' },
+  },
+  {
+    nome: 'fiscalizacao1',
+    apiPath: 'fiscalizacao',
+    por: 'joao',
+    at: local(21, 13),
+    onde: 'ponto',
+    ponto: ['pontosFiscalizacao', 'placa', 'PL-1001'],
+    campos: {
+      correcaoTipo: 'MADEIRA',
+      // As a Brazilian keyboard types it, and with a point.
+      correcaoAltura: '12,5',
+      correcaoPotencia: '112.5',
+      observacao: 'Placa trocada',
+    },
+  },
+  // The last minutes of the 21st in Brasília are already the 22nd in UTC.
+  {
+    nome: 'lpt5001',
+    apiPath: 'lptv2',
+    por: 'joao',
+    at: local(21, 23, 30),
+    onde: 11,
+    ponto: ['pontosLPTv2', 'os', '5001'],
+    campos: COLETA_LPT,
+  },
+
+  // Maria's 21st (two IP points, one drawn on the map, and a Grupo A) and 22nd (a tree, an LPT Agiltec).
+  {
+    nome: 'ip2',
+    apiPath: 'ip',
+    por: 'maria',
+    at: local(21, 14),
+    onde: 12,
+    ponto: ['pontosIP', 'idConcessionaria', 'IP-2'],
+    precisao: 10,
+    campos: { possuiUsoMutuo: 'true', possuiAnomaliaPoste: 'true' },
+  },
+  {
+    nome: 'ipNovo',
+    apiPath: 'ip',
+    por: 'maria',
+    at: local(21, 14, 30),
+    onde: 13,
+    campos: { naoPossuiIPouUsoMutuo: 'true', idConcessionaria: 'IP-NOVO' },
+  },
+  {
+    nome: 'grupoA1',
+    apiPath: 'grupoa',
+    por: 'maria',
+    at: local(21, 15),
+    onde: 14,
+    fotos: 1,
+    campos: {
+      uc: 'UC-123',
+      medidor: 'M-9',
+      levantamentoAcompanhado: 'true',
+      levantamentoAutorizado: 'false',
+      observacao: 'Cliente ausente',
+    },
+  },
+  {
+    nome: 'lpt5002',
+    apiPath: 'lptv2',
+    por: 'maria',
+    at: local(22, 0, 30),
+    onde: 15,
+    ponto: ['pontosLPTv2', 'os', '5002'],
+    campos: { ...COLETA_LPT, possuiCasa: 'Em construção' },
+  },
+  {
+    nome: 'arvore3',
+    apiPath: 'arvore',
+    por: 'maria',
+    at: local(22, 8),
+    onde: 16,
+    campos: {
+      contatoRede: JSON.stringify(['Média Tensão']),
+      projecaoRede: JSON.stringify([]),
+      distanciaRedeMT: '0',
+      altura: '6',
+    },
+  },
+
+  // The project without fuso: a unit and a tree of João's.
+  {
+    nome: 'semFusoUnidade',
+    apiPath: 'unidade',
+    por: 'joao',
+    at: local(21, 10),
+    onde: 0,
+    semFuso: true,
+    campos: { ...SDU, numero: '1' },
+  },
+  {
+    nome: 'semFusoArvore',
+    apiPath: 'arvore',
+    por: 'joao',
+    at: local(21, 10, 5),
+    onde: 1,
+    semFuso: true,
+    campos: { altura: '3' },
+  },
+];
 
 describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip', () => {
   let ctx: TestContext;
@@ -279,8 +569,8 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
       expect(row.DATA).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/);
       expect(row.UTM_E).toMatch(/^\d+,\d{2}$/);
       expect(row.UTM_N).toMatch(/^\d+,\d{2}$/);
-      expect(Math.abs(decimal(row.UTM_E) - (easting ?? 0)), `UTM_E of ${id}`).toBeLessThanOrEqual(0.01);
-      expect(Math.abs(decimal(row.UTM_N) - (northing ?? 0)), `UTM_N of ${id}`).toBeLessThanOrEqual(0.01);
+      expectUtm(row.UTM_E, easting, `UTM_E of ${id}`);
+      expectUtm(row.UTM_N, northing, `UTM_N of ${id}`);
     }
   }
   const byId = (rows: ParsedCsv['rows'], nome: string) => {
@@ -290,358 +580,107 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
   };
   const tecnicoDe = (nomes: string[], tecnico: string) =>
     Object.fromEntries(nomes.map((nome) => [ids[nome] ?? '', tecnico]));
+  /**
+   * One of the Extrator's record CSVs (at url when not the plain one), checked as every one is: the BOM, the
+   * README's header, and the base columns of each row against what each technician sent.
+   */
+  async function recordCsv(
+    arquivo: keyof typeof HEADERS,
+    por: Record<string, string[]>,
+    url = extrator(`${arquivo}.csv`),
+  ): Promise<ParsedCsv> {
+    const file = await csv(url);
+    expect(file.bom, url).toBe(true);
+    expect(file.headers, url).toEqual(HEADERS[arquivo]);
+    expectBase(
+      file.rows,
+      Object.assign({}, ...Object.entries(por).map(([tecnico, nomes]) => tecnicoDe(nomes, tecnico))),
+    );
+    return file;
+  }
+  /** The project without fuso edited as the administrador's form sends it. */
+  async function editarSemFuso(fuso: string, fluxos: string[]) {
+    const put = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/projeto/${semFuso._id}`,
+      headers: { ...FORM, cookie: admin },
+      payload: formBody({ nome: semFuso.nome, cliente, fuso, fluxos }),
+    });
+    expect(put.statusCode, put.body).toBe(200);
+  }
 
   beforeAll(async () => {
     ctx = await createTestContext();
     scratch = createScratch();
-    admin = await loginCookie(ctx.app, (await createUser(ctx.db, { roles: ['administrador'] })).login);
+    ({ cookie: admin } = await createSession(ctx.app, ctx.db, { roles: ['administrador'] }));
     cliente = await createCliente(ctx.app, admin, 'Copel');
     const outroCliente = await createCliente(ctx.app, admin, 'Celesc');
-    const criar = async (fields: Record<string, string | string[]>): Promise<ProjetoJson> => {
-      const response = await ctx.app.inject({
-        method: 'POST',
-        url: '/api/projeto',
-        headers: { ...FORM, cookie: admin },
-        payload: formBody({ cliente, kml: sample('zoneamento-curitiba.kml'), ...fields }),
-      });
-      expect(response.statusCode, response.body).toBe(201);
-      return response.json();
-    };
-    projeto = await criar({
+    projeto = await createProjeto<ProjetoJson>(ctx.app, admin, {
       nome: 'Expansão Centro',
-      fuso: '22',
+      cliente,
       fluxos: FLOWS.map((flow) => flow.key),
       pontosIP: JSON.stringify(IP_PONTOS),
       pontosBDGD: JSON.stringify(BDGD_PONTOS),
       arquivoFiscalizacao: sample('fiscalizacao-fuso22.csv'),
       arquivoLPTv2: sample('lpt-agiltec.csv'),
     });
-    semFuso = await criar({ nome: 'Sem Fuso', fuso: '', fluxos: ['hc', 'arvore'] });
-    const centro = (p: ProjetoJson) => p.zonas.find((zona) => zona.label === 'Zona Centro')?._id ?? '';
-    const tecnico = async (firstName: string, zonas: string[]) => {
-      const user = await createUser(ctx.db, { roles: ['tecnico'], cliente, firstName });
-      for (const zona of zonas) {
-        await ctx.db.query('INSERT INTO usuario_zonas (usuario, zona) VALUES ($1, $2)', [user.id, zona]);
-      }
-      return { user, cookie: await loginCookie(ctx.app, user.login) };
+    semFuso = await createProjeto<ProjetoJson>(ctx.app, admin, {
+      nome: 'Sem Fuso',
+      cliente,
+      fuso: '',
+      fluxos: ['hc', 'arvore'],
+    });
+    const tecnicos = {
+      joao: await createSession(ctx.app, ctx.db, {
+        roles: ['tecnico'],
+        cliente,
+        firstName: 'João',
+        zonas: [...projeto.zonas.map((zona) => zona._id), zonaId(semFuso, 'Zona Centro')],
+      }),
+      maria: await createSession(ctx.app, ctx.db, {
+        roles: ['tecnico'],
+        cliente,
+        firstName: 'Maria',
+        zonas: [zonaId(projeto, 'Zona Centro')],
+      }),
     };
-    const j = await tecnico('João', [...projeto.zonas.map((zona) => zona._id), centro(semFuso)]);
-    const m = await tecnico('Maria', [centro(projeto)]);
-    joao = j.user;
-    maria = m.user;
-    tecnicoCookie = j.cookie;
-    supervisor = await loginCookie(
-      ctx.app,
-      (await createUser(ctx.db, { roles: ['supervisor'], cliente })).login,
-    );
-    supervisorOutro = await loginCookie(
-      ctx.app,
-      (await createUser(ctx.db, { roles: ['supervisor'], cliente: outroCliente })).login,
-    );
+    joao = tecnicos.joao.user;
+    maria = tecnicos.maria.user;
+    tecnicoCookie = tecnicos.joao.cookie;
+    ({ cookie: supervisor } = await createSession(ctx.app, ctx.db, { roles: ['supervisor'], cliente }));
+    ({ cookie: supervisorOutro } = await createSession(ctx.app, ctx.db, {
+      roles: ['supervisor'],
+      cliente: outroCliente,
+    }));
 
-    /** Uploads one record as the app does; a preloaded point is collected under its own id. */
-    const enviar = async (
-      nome: string,
-      apiPath: string,
-      who: { cookie: string },
-      options: {
-        at: number;
-        n?: number;
-        coordenadas?: { lat: number; lng: number };
-        id?: string;
-        precisao?: number;
-        fotos?: number;
-        para?: ProjetoJson;
-      },
-      fields: Record<string, string>,
-    ) => {
-      const id = options.id ?? crypto.randomUUID();
-      const onde = options.coordenadas ?? lugar(options.n ?? 0);
-      const bytes = Array.from({ length: options.fotos ?? 0 }, () => fakeJpeg());
+    // Each record as the app uploads it; a preloaded point is collected under its own id.
+    for (const envio of ENVIOS) {
+      const para = envio.semFuso ? semFuso : projeto;
+      const ponto = envio.ponto && preloaded(para, ...envio.ponto);
+      const [lat = 0, lng = 0] = ponto?.coordenadas ?? [];
+      const onde = envio.onde === 'ponto' ? { lat, lng } : lugar(envio.onde);
+      const id = ponto?._id ?? crypto.randomUUID();
+      const bytes = Array.from({ length: envio.fotos ?? 0 }, () => fakeJpeg());
       const response = await uploadRecord(
         ctx.app,
-        apiPath,
+        envio.apiPath,
         {
           id,
-          ...(options.id ? { coletaId: crypto.randomUUID() } : {}),
-          projeto: (options.para ?? projeto)._id,
+          ...(ponto ? { coletaId: crypto.randomUUID() } : {}),
+          projeto: para._id,
           coordenadas: JSON.stringify(onde),
-          dataHora: String(options.at),
-          ...(options.precisao === undefined ? {} : { precisao: String(options.precisao) }),
-          ...fields,
+          dataHora: String(envio.at),
+          ...(envio.precisao === undefined ? {} : { precisao: String(envio.precisao) }),
+          ...envio.campos,
+          ...(envio.drop ? { drop: ids[envio.drop] ?? '' } : {}),
         },
-        { fotos: bytes, cookie: who.cookie },
+        { fotos: bytes, cookie: tecnicos[envio.por].cookie },
       );
-      expect(response.statusCode, `${nome}: ${response.body}`).toBe(options.id ? 200 : 201);
-      ids[nome] = id;
-      fotos[nome] = bytes;
-      enviados.set(id, { ...onde, dataHora: options.at });
-    };
-    const ponto = (lista: Ponto[], campo: string, valor: string): Ponto => {
-      const found = lista.find((item) => item[campo] === valor);
-      if (!found) throw new Error(`${campo} ${valor} not preloaded`);
-      return found;
-    };
-    const sdu = {
-      tipoUnidade: 'SDU',
-      tipoEdificacao: 'Residencial',
-      tipoImovel: 'RESIDENCIAL',
-      quantidade: '1',
-    };
-
-    // João's 21 November: poles, units fed by the first pole, trees, and one record of every other flow.
-    await enviar(
-      'poste1',
-      'poste',
-      j,
-      { at: local(21, 8), n: 0, precisao: 4, fotos: 1 },
-      {
-        tipo: 'CONCRETO CIRCULAR',
-        altura: '10.5',
-        carga: '600',
-        tipoRedeEletrica: 'MISTA',
-        aterramento: 'true',
-        equipamentoRedeEnergia: 'TRANSFORMADOR',
-        observacao: 'Ação',
-      },
-    );
-    await enviar(
-      'poste2',
-      'poste',
-      j,
-      { at: local(21, 8, 30), n: 1, precisao: 6 },
-      {
-        tipo: 'MADEIRA',
-        altura: '9',
-        carga: '300',
-        tipoRedeEletrica: 'BAIXA TENSAO',
-        aterramento: 'false',
-        equipamentoRedeEnergia: 'NAO POSSUI',
-      },
-    );
-    await enviar(
-      'unidade1',
-      'unidade',
-      j,
-      { at: local(21, 9), n: 2, precisao: 3, fotos: 2 },
-      {
-        ...sdu,
-        numero: '10',
-        complemento1: '+1',
-        complemento2: '-2',
-        complemento3: '@SUM(A1)',
-        observacao: '=HYPERLINK("x")',
-        drop: ids.poste1 ?? '',
-      },
-    );
-    await enviar(
-      'unidade2',
-      'unidade',
-      j,
-      { at: local(21, 9, 15), n: 3, precisao: 5 },
-      {
-        ...sdu,
-        numero: '12',
-        complementoNumero: 'casa 2; fundos',
-        observacao: 'Ação',
-        drop: ids.poste1 ?? '',
-      },
-    );
-    await enviar(
-      'unidade3',
-      'unidade',
-      j,
-      { at: local(21, 9, 30), n: 4, fotos: 1 },
-      {
-        tipoUnidade: 'MDU',
-        tipoEdificacao: 'Residencial',
-        tipoImovel: 'RESIDENCIAL',
-        numero: '200',
-        nomeEdificio: 'Edifício São João',
-        nomeBloco: 'B',
-        totalAndares: '10',
-        aptosPorAndar: '4',
-      },
-    );
-    await enviar(
-      'arvore1',
-      'arvore',
-      j,
-      { at: local(21, 10), n: 5, precisao: 2 },
-      {
-        contatoRede: JSON.stringify(['Baixa Tensão']),
-        projecaoRede: JSON.stringify(['Média Tensão', 'Ramal de Serviço']),
-        distanciaRedeBT: '0',
-        distanciaRedeMT: '120',
-        diametroTronco: '35',
-        fenotipo: 'Ipê-amarelo',
-        altura: '8,5',
-        observacao: 'Poda urgente',
-      },
-    );
-    await enviar(
-      'arvore2',
-      'arvore',
-      j,
-      { at: local(21, 10, 30), n: 6 },
-      {
-        contatoRede: JSON.stringify([]),
-        projecaoRede: JSON.stringify([]),
-        fenotipo: 'Sibipiruna',
-        altura: '4',
-      },
-    );
-    const ip1 = ponto(projeto.pontosIP, 'idConcessionaria', 'IP-1');
-    await enviar(
-      'ip1',
-      'ip',
-      j,
-      { id: ip1._id, at: local(21, 11), n: 7, precisao: 8, fotos: 1 },
-      {
-        possuiIP: 'true',
-        possuiUsoMutuo: 'true',
-      },
-    );
-    await enviar(
-      'lpt1',
-      'lpt',
-      j,
-      { at: local(21, 11, 30), n: 8 },
-      {
-        listaConcessionaria: 'true',
-        qtdCasas: '3',
-        observacao: 'Três casas no lote',
-      },
-    );
-    const b7 = ponto(projeto.pontosBDGD, 'idConcessionaria', 'B-7');
-    await enviar(
-      'bdgd7',
-      'bdgd',
-      j,
-      { id: b7._id, at: local(21, 12), n: 9 },
-      {
-        ativo: 'Poste',
-        coordenadasAtualizadas: 'true',
-        observacao: 'Posição corrigida',
-      },
-    );
-    await enviar(
-      'bdgdNovo',
-      'bdgd',
-      j,
-      { at: local(21, 12, 15), n: 10 },
-      {
-        ativo: 'Chave',
-        idConcessionaria: 'B-NOVO',
-      },
-    );
-    const placa = ponto(projeto.pontosFiscalizacao, 'placa', 'PL-1001');
-    const [latF = 0, lngF = 0] = placa.coordenadas;
-    await enviar(
-      'fiscalizacao1',
-      'fiscalizacao',
-      j,
-      {
-        id: placa._id,
-        at: local(21, 13),
-        coordenadas: { lat: latF, lng: lngF },
-      },
-      {
-        correcaoTipo: 'MADEIRA',
-        // As a Brazilian keyboard types it, and with a point.
-        correcaoAltura: '12,5',
-        correcaoPotencia: '112.5',
-        observacao: 'Placa trocada',
-      },
-    );
-    const coleta = { telefoneAtualizado: '(41) 98888-1234', possuiCasa: 'Sim', observacao: 'Ação social' };
-    // The last minutes of the 21st in Brasília are already the 22nd in UTC.
-    await enviar(
-      'lpt5001',
-      'lptv2',
-      j,
-      {
-        id: ponto(projeto.pontosLPTv2, 'os', '5001')._id,
-        at: local(21, 23, 30),
-        n: 11,
-      },
-      coleta,
-    );
-
-    // Maria's 21st (two IP points, one drawn on the map, and a Grupo A) and 22nd (a tree, an LPT Agiltec).
-    const ip2 = ponto(projeto.pontosIP, 'idConcessionaria', 'IP-2');
-    await enviar(
-      'ip2',
-      'ip',
-      m,
-      { id: ip2._id, at: local(21, 14), n: 12, precisao: 10 },
-      {
-        possuiUsoMutuo: 'true',
-        possuiAnomaliaPoste: 'true',
-      },
-    );
-    await enviar(
-      'ipNovo',
-      'ip',
-      m,
-      { at: local(21, 14, 30), n: 13 },
-      {
-        naoPossuiIPouUsoMutuo: 'true',
-        idConcessionaria: 'IP-NOVO',
-      },
-    );
-    await enviar(
-      'grupoA1',
-      'grupoa',
-      m,
-      { at: local(21, 15), n: 14, fotos: 1 },
-      {
-        uc: 'UC-123',
-        medidor: 'M-9',
-        levantamentoAcompanhado: 'true',
-        levantamentoAutorizado: 'false',
-        observacao: 'Cliente ausente',
-      },
-    );
-    await enviar(
-      'lpt5002',
-      'lptv2',
-      m,
-      {
-        id: ponto(projeto.pontosLPTv2, 'os', '5002')._id,
-        at: local(22, 0, 30),
-        n: 15,
-      },
-      { ...coleta, possuiCasa: 'Em construção' },
-    );
-    await enviar(
-      'arvore3',
-      'arvore',
-      m,
-      { at: local(22, 8), n: 16 },
-      {
-        contatoRede: JSON.stringify(['Média Tensão']),
-        projecaoRede: JSON.stringify([]),
-        distanciaRedeMT: '0',
-        altura: '6',
-      },
-    );
-
-    // The project without fuso: a unit and a tree of João's.
-    await enviar(
-      'semFusoUnidade',
-      'unidade',
-      j,
-      { at: local(21, 10), n: 0, para: semFuso },
-      { ...sdu, numero: '1' },
-    );
-    await enviar(
-      'semFusoArvore',
-      'arvore',
-      j,
-      { at: local(21, 10, 5), n: 1, para: semFuso },
-      { altura: '3' },
-    );
+      expect(response.statusCode, `${envio.nome}: ${response.body}`).toBe(ponto ? 200 : 201);
+      ids[envio.nome] = id;
+      fotos[envio.nome] = bytes;
+      enviados.set(id, { ...onde, dataHora: envio.at });
+    }
 
     const all = [...enviados.entries()];
     cs2csUtm(
@@ -714,11 +753,8 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
   });
 
   it('writes the units CSV: BOM, exact header, accents, local time, UTM as cs2cs, formulas neutralised', async () => {
-    const file = await csv(extrator('unidades.csv'));
-    expect(file.bom).toBe(true);
-    expect(file.headers).toEqual(HEADERS.unidades);
+    const file = await recordCsv('unidades', { 'João de Tal': ['unidade1', 'unidade2', 'unidade3'] });
     expect(file.rows.map((row) => row.ID)).toEqual([ids.unidade1, ids.unidade2, ids.unidade3]);
-    expectBase(file.rows, tecnicoDe(['unidade1', 'unidade2', 'unidade3'], 'João de Tal'));
     expect(byId(file.rows, 'unidade1')).toMatchObject({
       DATA: '21/11/2026 09:00:00',
       TIPO_UNIDADE: 'SDU',
@@ -797,10 +833,7 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
   });
 
   it('writes the poles CSV with QTD_DROP counting the units fed by each pole, and the simplified file', async () => {
-    const postes = await csv(extrator('postes.csv'));
-    expect(postes.bom).toBe(true);
-    expect(postes.headers).toEqual(HEADERS.postes);
-    expectBase(postes.rows, tecnicoDe(['poste1', 'poste2'], 'João de Tal'));
+    const postes = await recordCsv('postes', { 'João de Tal': ['poste1', 'poste2'] });
     expect(postes.rows.map((row) => [row.ID, row.QTD_DROP])).toEqual([
       [ids.poste1, '2'],
       [ids.poste2, '0'],
@@ -817,10 +850,7 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
     });
     expect(byId(postes.rows, 'poste2')).toMatchObject({ ATERRAMENTO: 'NÃO', OBSERVACAO: '', FOTOS: '0' });
 
-    const simples = await csv(extrator('postes-simplificado.csv'));
-    expect(simples.bom).toBe(true);
-    expect(simples.headers).toEqual(HEADERS['postes-simplificado']);
-    expectBase(simples.rows, tecnicoDe(['poste1', 'poste2'], 'João de Tal'));
+    const simples = await recordCsv('postes-simplificado', { 'João de Tal': ['poste1', 'poste2'] });
     expect(simples.rows.map((row) => [row.TIPO, row.ALTURA, row.QTD_DROP, row.FOTOS])).toEqual([
       ['CONCRETO CIRCULAR', '10,5', '2', '1'],
       ['MADEIRA', '9', '0', '0'],
@@ -834,17 +864,14 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
       extrator('ip.csv', `?tecnico=${joao.id}`),
       extrator('ip.csv', `?tecnico=${maria.id}`),
     ]);
-    const [doJoao, daMaria] = await Promise.all(arquivos.map((file) => csv(file.url)));
-    for (const file of [doJoao, daMaria]) {
-      expect(file?.bom).toBe(true);
-      expect(file?.headers).toEqual(HEADERS.ip);
-    }
-    expect(doJoao?.rows.map((row) => row.ID)).toEqual([ids.ip1]);
-    expect(daMaria?.rows.map((row) => row.ID)).toEqual([ids.ip2, ids.ipNovo]);
-    expectBase(doJoao?.rows ?? [], tecnicoDe(['ip1'], 'João de Tal'));
-    expectBase(daMaria?.rows ?? [], tecnicoDe(['ip2', 'ipNovo'], 'Maria de Tal'));
+    const [doJoao, daMaria] = await Promise.all([
+      recordCsv('ip', { 'João de Tal': ['ip1'] }, arquivos[0]?.url),
+      recordCsv('ip', { 'Maria de Tal': ['ip2', 'ipNovo'] }, arquivos[1]?.url),
+    ]);
+    expect(doJoao.rows.map((row) => row.ID)).toEqual([ids.ip1]);
+    expect(daMaria.rows.map((row) => row.ID)).toEqual([ids.ip2, ids.ipNovo]);
     // The preloaded values stay beside what the technician answered; the point never collected is absent.
-    expect(byId(doJoao?.rows ?? [], 'ip1')).toMatchObject({
+    expect(byId(doJoao.rows, 'ip1')).toMatchObject({
       SEQUENCIAL: '1',
       ID_CONCESSIONARIA: 'IP-1',
       ID_CIRCUITO: 'C-1',
@@ -855,7 +882,7 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
       QUANTIDADE_COMPARTILHAMENTO: '3',
       FOTOS: '1',
     });
-    expect(byId(daMaria?.rows ?? [], 'ip2')).toMatchObject({
+    expect(byId(daMaria.rows, 'ip2')).toMatchObject({
       SEQUENCIAL: '2',
       ID_CONCESSIONARIA: 'IP-2',
       POSSUI_USO_MUTUO: 'SIM',
@@ -864,7 +891,7 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
       QUANTIDADE_COMPARTILHAMENTO: '0',
     });
     // a point added in the app follows the project's three preloaded ones
-    expect(byId(daMaria?.rows ?? [], 'ipNovo')).toMatchObject({
+    expect(byId(daMaria.rows, 'ipNovo')).toMatchObject({
       SEQUENCIAL: '4',
       ID_CONCESSIONARIA: 'IP-NOVO',
       NAO_POSSUI_IP_OU_USO_MUTUO: 'SIM',
@@ -874,12 +901,9 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
   });
 
   it('writes the vegetation CSV with contact and projection flags per network, and production per technician per day', async () => {
-    const coleta = await csv(extrator('vegetacao.csv'));
-    expect(coleta.bom).toBe(true);
-    expect(coleta.headers).toEqual(HEADERS.vegetacao);
-    expectBase(coleta.rows, {
-      ...tecnicoDe(['arvore1', 'arvore2'], 'João de Tal'),
-      ...tecnicoDe(['arvore3'], 'Maria de Tal'),
+    const coleta = await recordCsv('vegetacao', {
+      'João de Tal': ['arvore1', 'arvore2'],
+      'Maria de Tal': ['arvore3'],
     });
     const flags = (nome: string) => {
       const row = byId(coleta.rows, nome);
@@ -918,10 +942,7 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
   });
 
   it('writes the LPT, Grupo A and BDGD CSVs', async () => {
-    const lpt = await csv(extrator('lpt.csv'));
-    expect(lpt.bom).toBe(true);
-    expect(lpt.headers).toEqual(HEADERS.lpt);
-    expectBase(lpt.rows, tecnicoDe(['lpt1'], 'João de Tal'));
+    const lpt = await recordCsv('lpt', { 'João de Tal': ['lpt1'] });
     expect(lpt.rows).toEqual([
       expect.objectContaining({
         LISTA_CONCESSIONARIA: 'SIM',
@@ -931,10 +952,7 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
       }),
     ]);
 
-    const grupoA = await csv(extrator('grupo-a.csv'));
-    expect(grupoA.bom).toBe(true);
-    expect(grupoA.headers).toEqual(HEADERS['grupo-a']);
-    expectBase(grupoA.rows, tecnicoDe(['grupoA1'], 'Maria de Tal'));
+    const grupoA = await recordCsv('grupo-a', { 'Maria de Tal': ['grupoA1'] });
     expect(grupoA.rows).toEqual([
       expect.objectContaining({
         UC: 'UC-123',
@@ -946,10 +964,7 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
       }),
     ]);
 
-    const bdgd = await csv(extrator('bdgd.csv'));
-    expect(bdgd.bom).toBe(true);
-    expect(bdgd.headers).toEqual(HEADERS.bdgd);
-    expectBase(bdgd.rows, tecnicoDe(['bdgd7', 'bdgdNovo'], 'João de Tal'));
+    const bdgd = await recordCsv('bdgd', { 'João de Tal': ['bdgd7', 'bdgdNovo'] });
     expect(bdgd.rows.map((row) => [row.ID, row.SEQUENCIAL, row.ATIVO, row.ID_CONCESSIONARIA])).toEqual([
       [ids.bdgd7, '7', 'Poste', 'B-7'],
       // Numbered by the server: the highest of the project plus one.
@@ -962,10 +977,7 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
   });
 
   it('writes the fiscalização CSV with each field’s original value beside its corrected one', async () => {
-    const file = await csv(extrator('fiscalizacao.csv'));
-    expect(file.bom).toBe(true);
-    expect(file.headers).toEqual(HEADERS.fiscalizacao);
-    expectBase(file.rows, tecnicoDe(['fiscalizacao1'], 'João de Tal'));
+    const file = await recordCsv('fiscalizacao', { 'João de Tal': ['fiscalizacao1'] });
     expect(file.rows).toEqual([
       expect.objectContaining({
         BARRAMENTO: 'B-01',
@@ -990,8 +1002,8 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
     ]);
     // The point was not moved: its UTM is the one of the project's file (docs/samples/fiscalizacao-fuso22.csv).
     const [row] = file.rows;
-    expect(Math.abs(decimal(row?.UTM_E) - 673468.04)).toBeLessThanOrEqual(0.01);
-    expect(Math.abs(decimal(row?.UTM_N) - 7185762.165)).toBeLessThanOrEqual(0.01);
+    expectUtm(row?.UTM_E, 673468.04);
+    expectUtm(row?.UTM_N, 7185762.165);
     // For GIS tools, every decimal of a measure with a point; what is no plain decimal stays as typed.
     const [ponto] = (await csv(extrator('fiscalizacao.csv', '?decimal=ponto'))).rows;
     expect(ponto).toMatchObject({
@@ -1005,12 +1017,13 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
   });
 
   it('filters LPT Agiltec by a date range that includes the whole end day in Brasília time', async () => {
-    const dia21 = await csv(extrator('lpt-agiltec.csv', '?dataInicio=2026-11-21&dataFim=2026-11-21'));
-    expect(dia21.bom).toBe(true);
-    expect(dia21.headers).toEqual(HEADERS['lpt-agiltec']);
+    const dia21 = await recordCsv(
+      'lpt-agiltec',
+      { 'João de Tal': ['lpt5001'] },
+      extrator('lpt-agiltec.csv', '?dataInicio=2026-11-21&dataFim=2026-11-21'),
+    );
     // 23:30 of the end day is in; 00:30 of the next day is out.
     expect(dia21.rows.map((row) => row.ID)).toEqual([ids.lpt5001]);
-    expectBase(dia21.rows, tecnicoDe(['lpt5001'], 'João de Tal'));
     expect(dia21.rows[0]).toMatchObject({
       DATA: '21/11/2026 23:30:00',
       OS: '5001',
@@ -1373,13 +1386,7 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
 
   // Runs last: it changes the project without fuso.
   it('keeps a flow unticked after collecting in the technician’s day files, as the day report counts it', async () => {
-    const put = await ctx.app.inject({
-      method: 'PUT',
-      url: `/api/projeto/${semFuso._id}`,
-      headers: { ...FORM, cookie: admin },
-      payload: formBody({ nome: semFuso.nome, cliente, fuso: '', fluxos: ['hc'] }),
-    });
-    expect(put.statusCode, put.body).toBe(200);
+    await editarSemFuso('', ['hc']);
     const resumo: Extracao = (await get(`/api/extrator/${semFuso._id}`)).json();
     expect(resumo.kml.map((file) => [file.id, file.registros])).toEqual([
       ['unidade', 1],
@@ -1399,22 +1406,12 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
     const unidade = enviados.get(ids.semFusoUnidade ?? '');
     if (!unidade) throw new Error('semFusoUnidade was not sent');
     for (const fuso of [22, 23]) {
-      const put = await ctx.app.inject({
-        method: 'PUT',
-        url: `/api/projeto/${semFuso._id}`,
-        headers: { ...FORM, cookie: admin },
-        payload: formBody({ nome: semFuso.nome, cliente, fuso: String(fuso), fluxos: ['hc'] }),
-      });
-      expect(put.statusCode, put.body).toBe(200);
+      await editarSemFuso(String(fuso), ['hc']);
       const [[easting, northing] = []] = cs2csUtm([unidade], fuso);
       const [row] = (await csv(`/api/extrator/${semFuso._id}/unidades.csv`)).rows;
       expect(row?.ID).toBe(ids.semFusoUnidade);
-      expect(Math.abs(decimal(row?.UTM_E) - (easting ?? 0)), `UTM_E in fuso ${fuso}`).toBeLessThanOrEqual(
-        0.01,
-      );
-      expect(Math.abs(decimal(row?.UTM_N) - (northing ?? 0)), `UTM_N in fuso ${fuso}`).toBeLessThanOrEqual(
-        0.01,
-      );
+      expectUtm(row?.UTM_E, easting, `UTM_E in fuso ${fuso}`);
+      expectUtm(row?.UTM_N, northing, `UTM_N in fuso ${fuso}`);
     }
   });
 
