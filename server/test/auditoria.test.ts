@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BOW_TIE } from './support/fixtures.ts';
 import {
   createTestContext,
   createUser,
@@ -20,22 +21,6 @@ interface Entrada {
   antes: Record<string, unknown> | null;
   depois: Record<string, unknown> | null;
 }
-
-const BOW_TIE = {
-  label: 'Gravata',
-  poligono2: {
-    type: 'Polygon',
-    coordinates: [
-      [
-        [-49.3, -25.5],
-        [-49.2, -25.4],
-        [-49.2, -25.5],
-        [-49.3, -25.4],
-        [-49.3, -25.5],
-      ],
-    ],
-  },
-};
 
 describe('audit log', () => {
   let ctx: TestContext;

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BOW_TIE, zonaJson } from './support/fixtures.ts';
 import {
+  createAdminCliente,
   createTestContext,
   createUser,
   FORM,
   formBody,
-  loginCookie,
   sample,
   type TestContext,
 } from './support/test-app.ts';
@@ -41,16 +42,7 @@ describe('/api/projeto', () => {
 
   beforeAll(async () => {
     ctx = await createTestContext();
-    const user = await createUser(ctx.db, { roles: ['administrador'] });
-    admin = await loginCookie(ctx.app, user.login);
-    clienteId = (
-      await ctx.app.inject({
-        method: 'POST',
-        url: '/api/cliente',
-        headers: { cookie: admin },
-        payload: { nome: 'Copel' },
-      })
-    ).json()._id;
+    ({ admin, cliente: clienteId } = await createAdminCliente(ctx.app, ctx.db, 'Copel'));
   });
   afterAll(async () => ctx.close());
 
@@ -111,21 +103,13 @@ describe('/api/projeto', () => {
 
   it('accepts the spec JSON fields (zonas, pontosIP) and converts BDGD, Fiscalização and LPT Agiltec files', async () => {
     const zonas = [
-      {
-        label: 'Única',
-        poligono2: {
-          type: 'Polygon',
-          coordinates: [
-            [
-              [-49.3, -25.5],
-              [-49.2, -25.5],
-              [-49.2, -25.4],
-              [-49.3, -25.4],
-              [-49.3, -25.5],
-            ],
-          ],
-        },
-      },
+      zonaJson('Única', [
+        [-49.3, -25.5],
+        [-49.2, -25.5],
+        [-49.2, -25.4],
+        [-49.3, -25.4],
+        [-49.3, -25.5],
+      ]),
     ];
     const response = await post({
       nome: 'Curitiba Completo',
@@ -222,22 +206,7 @@ describe('/api/projeto', () => {
       expect(response.json().errors[0].msg).toMatch(message);
     }
     // A self-crossing ring ("bow tie") is refused by PostGIS's validity check.
-    const bowTie = {
-      label: 'Gravata',
-      poligono2: {
-        type: 'Polygon',
-        coordinates: [
-          [
-            [-49.3, -25.5],
-            [-49.2, -25.4],
-            [-49.2, -25.5],
-            [-49.3, -25.4],
-            [-49.3, -25.5],
-          ],
-        ],
-      },
-    };
-    const invalid = await post({ ...base, zonas: JSON.stringify([bowTie]) });
+    const invalid = await post({ ...base, zonas: JSON.stringify([BOW_TIE]) });
     expect(invalid.statusCode).toBe(400);
     expect(invalid.json().message).toBe('Zoneamento: o polígono "Gravata" é inválido (as bordas se cruzam).');
 
@@ -272,8 +241,7 @@ describe('/api/projeto', () => {
       })
     ).json();
     const centro = projeto.zonas.find((z: Zona) => z.label === 'Zona Centro');
-    const tecnico = await createUser(ctx.db, { roles: ['tecnico'], cliente: clienteId });
-    await ctx.db.query('INSERT INTO usuario_zonas (usuario, zona) VALUES ($1, $2)', [tecnico.id, centro._id]);
+    const tecnico = await createUser(ctx.db, { roles: ['tecnico'], cliente: clienteId, zonas: [centro._id] });
     // A technician collected IP-001 in the field.
     await ctx.db.query(
       `UPDATE registros SET coletado = true, data_hora = now() WHERE projeto = $1 AND dados->>'idConcessionaria' = 'IP-001'`,

@@ -12,6 +12,7 @@ import { NovusDatabase } from '../../web/src/offline/db.ts';
 import { RecordStore } from '../../web/src/offline/records.ts';
 import { SyncEngine } from '../../web/src/offline/sync.ts';
 import { FOTO_NAO_ENCONTRADA } from '../src/modules/registros/upload.ts';
+import { CENTRO, unidadeForm } from './support/fixtures.ts';
 import {
   createFieldProject,
   createTestContext,
@@ -22,7 +23,6 @@ import {
   uploadRecord,
 } from './support/test-app.ts';
 
-const CENTRO = { lat: -25.435, lng: -49.275 };
 const sha256 = (bytes: Uint8Array) => crypto.createHash('sha256').update(bytes).digest('hex');
 
 /** The item at index, which the test made sure exists. */
@@ -31,19 +31,6 @@ function at<T>(items: readonly T[], index: number): T {
   if (item === undefined) throw new Error(`no item ${index}`);
   return item;
 }
-
-const unidade = (id: string, projeto: string, extra: Record<string, string> = {}) => ({
-  id,
-  projeto,
-  coordenadas: JSON.stringify(CENTRO),
-  dataHora: String(Date.UTC(2026, 10, 24, 10)),
-  tipoUnidade: 'SDU',
-  tipoEdificacao: 'Residencial',
-  tipoImovel: 'RESIDENCIAL',
-  numero: '7',
-  quantidade: '1',
-  ...extra,
-});
 
 describe('resumable sync', () => {
   let ctx: TestContext;
@@ -89,7 +76,7 @@ describe('resumable sync', () => {
     const heldId = crypto.randomUUID();
 
     beforeAll(async () => {
-      const response = await uploadRecord(ctx.app, 'unidade', unidade(heldId, projeto), {
+      const response = await uploadRecord(ctx.app, 'unidade', unidadeForm(heldId, projeto), {
         fotos: held,
         cookie: tecnico,
       });
@@ -129,7 +116,7 @@ describe('resumable sync', () => {
       const response = await uploadRecord(
         ctx.app,
         'unidade',
-        unidade(id, projeto, { fotosNoServidor: named }),
+        unidadeForm(id, projeto, { fotosNoServidor: named }),
         {
           fotos: [novo],
           names: ['1.jpg'],
@@ -150,7 +137,7 @@ describe('resumable sync', () => {
       const replay = await uploadRecord(
         ctx.app,
         'unidade',
-        unidade(id, projeto, {
+        unidadeForm(id, projeto, {
           fotosNoServidor: JSON.stringify(
             [0, 1, 2].map((slot) => ({ slot, hash: sha256(at([at(held, 1), novo, at(held, 0)], slot)) })),
           ),
@@ -174,7 +161,7 @@ describe('resumable sync', () => {
         const response = await uploadRecord(
           ctx.app,
           'unidade',
-          unidade(crypto.randomUUID(), projeto, { fotosNoServidor: named }),
+          unidadeForm(crypto.randomUUID(), projeto, { fotosNoServidor: named }),
           { fotos, names: fotos.map(() => '0.jpg'), cookie: tecnico },
         );
         expect(response.statusCode, `${named}: ${response.body}`).toBe(status);

@@ -21,6 +21,7 @@ import {
   S3BlobStore,
   s3ClientConfig,
 } from '../src/storage/s3-blob-store.ts';
+import { unidadeForm } from './support/fixtures.ts';
 import {
   createFieldProject,
   createTestContext,
@@ -42,7 +43,6 @@ const S3rver = createRequire(import.meta.url)('@20minutes/s3rver') as new (optio
 }) => S3rverInstance;
 
 const BUCKET = 'novus-fotos';
-const CENTRO = { lat: -25.435, lng: -49.275 };
 const sha256 = (bytes: Uint8Array) => crypto.createHash('sha256').update(bytes).digest('hex');
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -60,18 +60,6 @@ const s3Env = (port: number) => ({
   AWS_REGION: 'us-east-1',
   AWS_ACCESS_KEY_ID: 'S3RVER',
   AWS_SECRET_ACCESS_KEY: 'S3RVER',
-});
-
-const unidade = (id: string, projeto: string) => ({
-  id,
-  projeto,
-  coordenadas: JSON.stringify(CENTRO),
-  dataHora: String(Date.UTC(2026, 10, 24, 10)),
-  tipoUnidade: 'SDU',
-  tipoEdificacao: 'Residencial',
-  tipoImovel: 'RESIDENCIAL',
-  numero: '7',
-  quantidade: '1',
 });
 
 describe('S3 photo store', () => {
@@ -149,7 +137,10 @@ describe('S3 photo store', () => {
   it('stores the photos of an upload under their SHA-256, once for a replay, and serves them byte for byte', async () => {
     // A photo of several MB goes through in many chunks both ways.
     const { id, fotos } = first;
-    const created = await uploadRecord(ctx.app, 'unidade', unidade(id, projeto), { fotos, cookie: tecnico });
+    const created = await uploadRecord(ctx.app, 'unidade', unidadeForm(id, projeto), {
+      fotos,
+      cookie: tecnico,
+    });
     expect(created.statusCode, created.body).toBe(201);
     const expected = fotos.map((bytes) => store.keyOf(sha256(bytes))).sort();
     expect(expected[0]).toMatch(/^fotos\/[0-9a-f]{2}\/[0-9a-f]{64}$/);
@@ -159,10 +150,13 @@ describe('S3 photo store', () => {
     const firstWritten = written();
 
     // The device sends the same record and photos again (its answer was lost): stored once.
-    const replay = await uploadRecord(ctx.app, 'unidade', unidade(id, projeto), { fotos, cookie: tecnico });
+    const replay = await uploadRecord(ctx.app, 'unidade', unidadeForm(id, projeto), {
+      fotos,
+      cookie: tecnico,
+    });
     expect(replay.statusCode, replay.body).toBe(200);
     // The same photo in another record: one object for both.
-    const other = await uploadRecord(ctx.app, 'unidade', unidade(crypto.randomUUID(), projeto), {
+    const other = await uploadRecord(ctx.app, 'unidade', unidadeForm(crypto.randomUUID(), projeto), {
       fotos: [fotos[0] ?? Buffer.alloc(0)],
       cookie: tecnico,
     });
@@ -197,7 +191,7 @@ describe('S3 photo store', () => {
 
   it('tells the device which photos the bucket holds (resumable sync)', async () => {
     const held = fakeJpeg();
-    const upload = await uploadRecord(ctx.app, 'unidade', unidade(crypto.randomUUID(), projeto), {
+    const upload = await uploadRecord(ctx.app, 'unidade', unidadeForm(crypto.randomUUID(), projeto), {
       fotos: [held],
       cookie: tecnico,
     });
@@ -216,7 +210,7 @@ describe('S3 photo store', () => {
   it('answers 404 in Portuguese for a photo whose object is gone from the bucket', async () => {
     const bytes = fakeJpeg();
     const id = crypto.randomUUID();
-    const upload = await uploadRecord(ctx.app, 'unidade', unidade(id, projeto), {
+    const upload = await uploadRecord(ctx.app, 'unidade', unidadeForm(id, projeto), {
       fotos: [bytes],
       cookie: tecnico,
     });
@@ -247,7 +241,7 @@ describe('S3 photo store', () => {
     });
 
     const kept = crypto.randomUUID();
-    const before = await uploadRecord(ctx.app, 'unidade', unidade(kept, projeto), {
+    const before = await uploadRecord(ctx.app, 'unidade', unidadeForm(kept, projeto), {
       fotos: [fakeJpeg()],
       cookie: tecnico,
     });
@@ -256,7 +250,7 @@ describe('S3 photo store', () => {
     // The store stops while the server runs.
     await s3rver.close();
     try {
-      const response = await uploadRecord(ctx.app, 'unidade', unidade(id, projeto), {
+      const response = await uploadRecord(ctx.app, 'unidade', unidadeForm(id, projeto), {
         fotos,
         cookie: tecnico,
       });
@@ -273,7 +267,10 @@ describe('S3 photo store', () => {
     }
 
     // Back up: the device's retry stores the record and its photos whole.
-    const retry = await uploadRecord(ctx.app, 'unidade', unidade(id, projeto), { fotos, cookie: tecnico });
+    const retry = await uploadRecord(ctx.app, 'unidade', unidadeForm(id, projeto), {
+      fotos,
+      cookie: tecnico,
+    });
     expect(retry.statusCode, retry.body).toBe(201);
     expect(await records()).toBe(1);
     expect(await rows()).toBe(2);
