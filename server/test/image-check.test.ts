@@ -3,20 +3,8 @@
 import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { ImageCheck } from '../src/storage/image-check.ts';
+import { checkImage } from './support/image-check.ts';
 import { fakeJpeg } from './support/multipart.ts';
-
-function check(bytes: Buffer, chunk: number): string {
-  const image = new ImageCheck();
-  for (let offset = 0; offset < bytes.length; offset += chunk)
-    image.update(bytes.subarray(offset, offset + chunk));
-  try {
-    const { mediaType, width, height } = image.result();
-    return `${mediaType} ${width}x${height}`;
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
 
 function pngChunk(type: string, data: Buffer): Buffer {
   const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
@@ -41,13 +29,13 @@ function png(): Buffer {
 
 describe('ImageCheck', () => {
   it.each([1, 7, 4096, 1 << 20])('takes whole JPEG and PNG files, read in chunks of %i bytes', (chunk) => {
-    expect(check(fakeJpeg(10_000, { width: 4000, height: 3000 }), chunk)).toBe('image/jpeg 4000x3000');
-    expect(check(png(), chunk)).toBe('image/png 4x3');
+    expect(checkImage(fakeJpeg(10_000, { width: 4000, height: 3000 }), chunk)).toBe('image/jpeg 4000x3000');
+    expect(checkImage(png(), chunk)).toBe('image/png 4x3');
   });
 
   it('takes a JPEG with bytes after its end (a phone’s motion photo) and an EXIF thumbnail before its image', () => {
     const jpeg = fakeJpeg(5000);
-    expect(check(Buffer.concat([jpeg, crypto.randomBytes(3000)]), 1000)).toBe('image/jpeg 16x16');
+    expect(checkImage(Buffer.concat([jpeg, crypto.randomBytes(3000)]), 1000)).toBe('image/jpeg 16x16');
     // An APP1 segment holding a thumbnail's own end-of-image marker, before the frame: cut after it, refused.
     const thumbnail = Buffer.concat([
       Buffer.from([0xff, 0xe1, 0x00, 0x08]),
@@ -55,17 +43,19 @@ describe('ImageCheck', () => {
       Buffer.from([0xff, 0xd9, 0, 0]),
     ]);
     const withThumbnail = Buffer.concat([jpeg.subarray(0, 2), thumbnail, jpeg.subarray(2)]);
-    expect(check(withThumbnail, 512)).toBe('image/jpeg 16x16');
-    expect(check(withThumbnail.subarray(0, 3000), 512)).toMatch(/incompleta/);
+    expect(checkImage(withThumbnail, 512)).toBe('image/jpeg 16x16');
+    expect(checkImage(withThumbnail.subarray(0, 3000), 512)).toMatch(/incompleta/);
   });
 
   it('refuses what is cut, swollen or not an image', () => {
-    expect(check(fakeJpeg(10_000).subarray(0, 5000), 100)).toMatch(/incompleta/);
-    expect(check(png().subarray(0, 40), 100)).toMatch(/incompleta/);
-    expect(check(fakeJpeg(2000, { width: 12_000, height: 9_000 }), 100)).toBe(
+    expect(checkImage(fakeJpeg(10_000).subarray(0, 5000), 100)).toMatch(/incompleta/);
+    expect(checkImage(png().subarray(0, 40), 100)).toMatch(/incompleta/);
+    expect(checkImage(fakeJpeg(2000, { width: 12_000, height: 9_000 }), 100)).toBe(
       'A foto tem 12000×9000 pixels: o máximo é 64 megapixels.',
     );
-    expect(check(Buffer.from('GIF89a'), 100)).toMatch(/incompleta/);
-    expect(check(Buffer.from('<svg onload="alert(1)"/>'), 100)).toBe('O arquivo enviado não é uma imagem.');
+    expect(checkImage(Buffer.from('GIF89a'), 100)).toMatch(/incompleta/);
+    expect(checkImage(Buffer.from('<svg onload="alert(1)"/>'), 100)).toBe(
+      'O arquivo enviado não é uma imagem.',
+    );
   });
 });

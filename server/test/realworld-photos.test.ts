@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ImageCheck } from '../src/storage/image-check.ts';
+import { checkImage } from './support/image-check.ts';
 import {
   createFieldProject,
   createTestContext,
@@ -18,18 +18,6 @@ const readPhoto = (name: string) => fs.readFileSync(path.join(JPG_DIR, name));
 const CORRUPTED = 'corrupted.jpg';
 const CAMERA_PHOTOS = fs.readdirSync(JPG_DIR).filter((name) => name.endsWith('.jpg') && name !== CORRUPTED);
 const CUT = 'A foto está incompleta ou corrompida: tire ou envie a foto de novo.';
-
-function check(bytes: Buffer, chunk: number): string {
-  const image = new ImageCheck();
-  for (let offset = 0; offset < bytes.length; offset += chunk)
-    image.update(bytes.subarray(offset, offset + chunk));
-  try {
-    const { mediaType, width, height } = image.result();
-    return `${mediaType} ${width}x${height}`;
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
 
 describe('the photo check on real camera photos', () => {
   it('has the collection to check: cameras, phones, GPS, HDR, orientations and broken EXIF', () => {
@@ -45,27 +33,29 @@ describe('the photo check on real camera photos', () => {
   // An odd chunk size puts markers across chunk boundaries (tiny chunks make the check's head copying quadratic).
   it.each(CAMERA_PHOTOS)('takes %s whole, however the upload stream is chunked', (name) => {
     const bytes = readPhoto(name);
-    const whole = check(bytes, 1 << 20);
+    const whole = checkImage(bytes, 1 << 20);
     expect(whole).toMatch(/^image\/jpeg \d+x\d+$/);
-    expect(check(bytes, 4096)).toBe(whole);
-    expect(check(bytes, 1021)).toBe(whole);
+    expect(checkImage(bytes, 4096)).toBe(whole);
+    expect(checkImage(bytes, 1021)).toBe(whole);
   });
 
   it('reads the stored size that file(1) reports for photos of every kind', () => {
     // `file FILE` on each: "JPEG image data, ..., 2048x1536, components 3".
-    expect(check(readPhoto('Reconyx_HC500_Hyperfire.jpg'), 4096)).toBe('image/jpeg 2048x1536');
-    expect(check(readPhoto('hdr__iphone_hdr_YES.jpg'), 4096)).toBe('image/jpeg 3264x2448');
-    expect(check(readPhoto('mobile__HMD_Nokia_8.3_5G.jpg'), 4096)).toBe('image/jpeg 4608x1976');
-    expect(check(readPhoto('invalid__image01713.jpg'), 4096)).toBe('image/jpeg 49x500');
-    expect(check(readPhoto('tests__87_OSError.jpg'), 4096)).toBe('image/jpeg 1488x2240');
+    expect(checkImage(readPhoto('Reconyx_HC500_Hyperfire.jpg'), 4096)).toBe('image/jpeg 2048x1536');
+    expect(checkImage(readPhoto('hdr__iphone_hdr_YES.jpg'), 4096)).toBe('image/jpeg 3264x2448');
+    expect(checkImage(readPhoto('mobile__HMD_Nokia_8.3_5G.jpg'), 4096)).toBe('image/jpeg 4608x1976');
+    expect(checkImage(readPhoto('invalid__image01713.jpg'), 4096)).toBe('image/jpeg 49x500');
+    expect(checkImage(readPhoto('tests__87_OSError.jpg'), 4096)).toBe('image/jpeg 1488x2240');
     // Stored turned: the pixels are 450 wide, the EXIF tag turns them to 600×450 on screen.
-    expect(check(readPhoto('orientation__landscape_6.jpg'), 4096)).toBe('image/jpeg 450x600');
+    expect(checkImage(readPhoto('orientation__landscape_6.jpg'), 4096)).toBe('image/jpeg 450x600');
   });
 
   it.each(CAMERA_PHOTOS)('refuses %s cut short, as a dropped connection leaves it', (name) => {
     const bytes = readPhoto(name);
     for (const kept of [0.5, 0.9, 0.99]) {
-      expect(check(bytes.subarray(0, Math.floor(bytes.length * kept)), 4096), `${kept * 100}%`).toBe(CUT);
+      expect(checkImage(bytes.subarray(0, Math.floor(bytes.length * kept)), 4096), `${kept * 100}%`).toBe(
+        CUT,
+      );
     }
   });
 
@@ -73,10 +63,10 @@ describe('the photo check on real camera photos', () => {
     // libjpeg's djpeg reports "premature end of data" inside its image data; the check reads the markers around
     // the image data, it does not decode it, so a file damaged inside but ending properly passes.
     const bytes = readPhoto(CORRUPTED);
-    expect(check(bytes, 4096)).toBe('image/jpeg 3648x2736');
+    expect(checkImage(bytes, 4096)).toBe('image/jpeg 3648x2736');
     // Cut by a dropped connection (before its last end marker but one), it is refused.
-    expect(check(bytes.subarray(0, 1_000_000), 4096)).toBe(CUT);
-    expect(check(bytes.subarray(0, Math.floor(bytes.length * 0.9)), 4096)).toBe(CUT);
+    expect(checkImage(bytes.subarray(0, 1_000_000), 4096)).toBe(CUT);
+    expect(checkImage(bytes.subarray(0, Math.floor(bytes.length * 0.9)), 4096)).toBe(CUT);
   });
 });
 
