@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { createJsonSchemaTransform } from 'fastify-type-provider-zod';
-import type { Endpoint } from '@novus/domain/api/contract';
+import type { Allow, Endpoint } from '@novus/domain/api/contract';
 import * as api from '@novus/domain/api/docs';
 import { ROLES, type Role } from '@novus/domain/roles';
 import { z } from '@novus/domain/zod';
@@ -31,28 +31,6 @@ export const errorSchema = z
 /** A file download or a stream: bytes, not JSON. */
 const binaryAnswer = z.string().meta({ format: 'binary' });
 
-/** What the documentation says of one route beyond what the app knows (its roles and path): its declaration's. */
-interface RouteDoc {
-  summary: string;
-  description?: string;
-  tag: string;
-  body?: z.ZodType;
-  /** Content types of the body, when not JSON. */
-  consumes?: string[];
-  querystring?: z.ZodType;
-  /**
-   * The success status and what it answers: `answer`, the JSON it sends; a route that `produces` something else
-   * answers bytes, and a 204 nothing.
-   */
-  ok?: { status: number; description: string; produces?: string; answer?: z.ZodType };
-  /** Who may call a route that no `allow` guards: anyone, or any signed-in user (checked in the handler). */
-  open?: 'público' | 'sessão';
-  /** Error statuses the route answers besides the generic ones (400, 401/403 when guarded, 404 with params). */
-  errors?: number[];
-  /** An error status whose body is not the error shape (the health check's 503 says which part fails). */
-  errorAnswers?: Partial<Record<number, { description: string; answer: z.ZodType }>>;
-}
-
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Requisição inválida (message em português; errors com um item por problema).',
   401: 'Sessão expirada ou inexistente.',
@@ -65,25 +43,11 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: 'Banco de dados indisponível; tente novamente em instantes.',
 };
 
-/** A declared endpoint (domain/src/api) as the documentation reads it. */
-function routeDoc(declared: Endpoint): RouteDoc {
-  const { allow } = declared;
-  return {
-    tag: declared.tag,
-    summary: declared.summary,
-    ...(declared.description === undefined ? {} : { description: declared.description }),
-    ...(declared.body === undefined ? {} : { body: declared.body }),
-    ...(declared.consumes === undefined ? {} : { consumes: [...declared.consumes] }),
-    ...(declared.query === undefined ? {} : { querystring: declared.query }),
-    ok: declared.ok,
-    ...(allow === 'sessão' || allow === 'público' ? { open: allow } : {}),
-    ...(declared.errors === undefined ? {} : { errors: [...declared.errors] }),
-    ...(declared.errorAnswers === undefined ? {} : { errorAnswers: declared.errorAnswers }),
-  };
-}
+/** Who may call a route that no `allow` guards: anyone, or any signed-in user (checked in the handler). */
+type OpenTo = Exclude<Allow, readonly Role[]>;
 
 /** Who may call a route, as the documentation states it. */
-export function rolesText(roles: readonly Role[] | undefined, open: RouteDoc['open']): string {
+export function rolesText(roles: readonly Role[] | undefined, open: OpenTo | undefined): string {
   if (roles === undefined)
     return open === 'sessão' ? 'Qualquer usuário com sessão.' : 'Público (sem sessão).';
   if (roles.length === 0) return 'Qualquer usuário com sessão.';
@@ -104,19 +68,19 @@ function transform(input: TransformInput) {
   const url = input.url;
   if (!url.startsWith('/api/')) return { schema: { hide: true }, url };
   const method = Array.isArray(route.method) ? route.method[0] : route.method;
-  const declared = route.config?.endpoint;
   // a route registered without a declaration gets the generic fallbacks below (the test refuses one)
-  const doc = declared ? routeDoc(declared) : undefined;
+  const declared = route.config?.endpoint;
+  const open = typeof declared?.allow === 'string' ? declared.allow : undefined;
   const guarded = routeRoles(route.preHandler);
   const roles: readonly Role[] = guarded === undefined ? [] : guarded.length === 0 ? ROLES : guarded;
   const hasParams = url.includes('/:');
-  const errors = new Set<number>([400, 503, ...(doc?.errors ?? [])]);
+  const errors = new Set<number>([400, 503, ...(declared?.errors ?? [])]);
   if (guarded !== undefined) {
     errors.add(401);
     errors.add(403);
   }
   if (hasParams) errors.add(404);
-  const ok = doc?.ok ?? { status: 200, description: 'Resposta.' };
+  const ok: Endpoint['ok'] = declared?.ok ?? { status: 200, description: 'Resposta.' };
   const response: Record<string, unknown> = {};
   // A 204 has no body: set on the converted schema below, as the zod transform wants a schema per status.
   if (ok.status !== 204) {
@@ -128,26 +92,26 @@ function transform(input: TransformInput) {
     };
   }
   for (const status of [...errors].sort()) {
-    const special = doc?.errorAnswers?.[status];
+    const special = declared?.errorAnswers?.[status];
     response[status] = {
       description: special?.description ?? ERROR_DESCRIPTIONS[status] ?? 'Erro.',
       content: { 'application/json': { schema: special?.answer ?? errorSchema } },
     };
   }
-  const who = rolesText(guarded, doc?.open);
+  const who = rolesText(guarded, open);
   const documented = zodTransform({
     ...input,
     schema: {
-      summary: doc?.summary ?? `${method} ${url}`,
-      description: [who, doc?.description].filter(Boolean).join('\n\n'),
-      tags: [doc?.tag ?? 'outros'],
-      ...(doc?.body ? { body: doc.body } : {}),
-      ...(doc?.consumes ? { consumes: doc.consumes } : {}),
-      ...(doc?.querystring ? { querystring: doc.querystring } : {}),
+      summary: declared?.summary ?? `${method} ${url}`,
+      description: [who, declared?.description].filter(Boolean).join('\n\n'),
+      tags: [declared?.tag ?? 'outros'],
+      ...(declared?.body ? { body: declared.body } : {}),
+      ...(declared?.consumes ? { consumes: [...declared.consumes] } : {}),
+      ...(declared?.query ? { querystring: declared.query } : {}),
       response,
       'x-roles': roles,
       ...(guarded === undefined ? {} : { security: [{ sessao: [] }] }),
-      'x-access': guarded === undefined ? (doc?.open ?? 'público') : 'papéis',
+      'x-access': guarded === undefined ? (open ?? 'público') : 'papéis',
       // The swagger schema type knows no `x-` extensions nor zod schemas in place of JSON Schema; the zod
       // transform converts the latter, and swagger copies the former onto the operation.
     } as TransformInput['schema'],

@@ -125,7 +125,7 @@ describe('API documentation', () => {
     expect(missing, 'routes of the app missing from the OpenAPI document').toEqual([]);
     expect(documented.filter((route) => !route.includes(' /api/'))).toEqual([]);
     expect(table.routes).toContain('GET /*');
-    // Each operation has its own summary (ROUTE_DOCS), not the generic fallback, and states who may call it.
+    // Each operation has its declaration's summary, not the generic fallback, and states who may call it.
     const undocumented = api.filter((route) => {
       const [method = '', url = ''] = route.split(' ');
       const op = operation(method, url);
@@ -135,7 +135,7 @@ describe('API documentation', () => {
         !Array.isArray((op as { 'x-roles'?: unknown })['x-roles'])
       );
     });
-    expect(undocumented, 'routes without a summary or roles in ROUTE_DOCS').toEqual([]);
+    expect(undocumented, 'routes without a summary or roles from their declaration').toEqual([]);
   });
 
   it('is a valid OpenAPI 3 document', async () => {
