@@ -2,6 +2,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { TileConfig } from '@novus/domain/api/sistema';
 import { DEFAULT_TOKEN_DAYS } from '@novus/domain/constants';
 import { parseS3Url, type S3Location } from './storage/s3-blob-store.ts';
 
@@ -24,14 +25,10 @@ export interface Config {
   photoStore: S3Location | undefined;
 }
 
-/** Map tile URL templates ({z}/{x}/{y}); the public OpenStreetMap servers are for viewing only. */
-export interface TileConfig {
-  street: string;
-  satellite: string;
-  /** Where 'Download do Mapa' fetches tiles in bulk; null: offline download is not configured. */
-  download: string | null;
-}
+/** The map's tile sources, as GET /api/config declares them. */
+export type { TileConfig };
 
+/** The public OpenStreetMap servers are for viewing only. */
 export const DEFAULT_TILES: TileConfig = {
   street: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
   satellite: 'https://server.arcgisonline.com/ArcGIS/rest/services/World_Imagery/MapServer/tile/{z}/{y}/{x}',
