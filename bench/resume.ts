@@ -2,20 +2,16 @@
 // resumed, against one clean sync. The device is the app's real sync engine (web/src/offline/sync.ts, Dexie in
 // fake-indexeddb, HttpSyncTransport); between it and the real server (buildApp, PGlite, real HTTP) a TCP proxy
 // counts every byte the device sends (request lines, headers, multipart framing, photos) and makes the cut.
-import 'fake-indexeddb/auto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { FLOWS } from '@novus/domain/flows/registry';
 import { unidadeFlow } from '@novus/domain/flows/unidade';
 import { openPglite } from '../server/src/db/database.ts';
-import { fakeJpeg } from '../server/test/support/multipart.ts';
-import { HttpSyncTransport } from '../web/src/api/sync-transport.ts';
-import { NovusDatabase } from '../web/src/offline/db.ts';
-import { RecordStore } from '../web/src/offline/records.ts';
-import { SyncEngine, type SyncTransport } from '../web/src/offline/sync.ts';
-import { BENCH_PASSWORD, benchAppWithAdmin } from './support.ts';
+import type { HttpSyncTransport } from '../web/src/api/sync-transport.ts';
+import type { SyncTransport } from '../web/src/offline/sync.ts';
+import { benchAppWithAdmin } from './support.ts';
+import { benchBackOffice, benchDevice } from './sync-device.ts';
 
 const RECORDS = Number(process.env.RESUME_RECORDS ?? 200);
 const PHOTOS_PER_RECORD = 3;
@@ -96,88 +92,27 @@ const db = await openPglite({});
 const { app, login } = await benchAppWithAdmin(db, path.join(dir, 'fotos'), 'resume');
 await app.listen({ port: 0, host: '127.0.0.1' });
 const proxy = new CountingProxy((app.server.address() as net.AddressInfo).port);
-const base = `http://127.0.0.1:${await proxy.listen()}`;
-const loggedIn = await app.inject({
-  method: 'POST',
-  url: '/api/auth/login',
-  payload: { login, password: BENCH_PASSWORD },
-});
-const cookie = `auth_token=${loggedIn.cookies.find((c) => c.name === 'auth_token')?.value ?? ''}`;
-const cliente = (
-  await app.inject({
-    method: 'POST',
-    url: '/api/cliente',
-    headers: { cookie },
-    payload: { nome: 'Retomada' },
-  })
-).json()._id as string;
-const kml = fs.readFileSync(new URL('../docs/samples/zoneamento-curitiba.kml', import.meta.url), 'utf8');
+const backOffice = await benchBackOffice(app, login, `http://127.0.0.1:${await proxy.listen()}`, 'Retomada');
 
 /** A device with its own project and RECORDS units of three unique photos each, pending. */
-async function device(name: string, { oldClient = false } = {}) {
-  const projeto = (
-    await app.inject({
-      method: 'POST',
-      url: '/api/projeto',
-      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ nome: name, cliente, fuso: '22', fluxos: 'hc', kml }).toString(),
-    })
-  ).json() as { _id: string; zonas: { _id: string }[] };
-  const fetchFn: typeof fetch = (input, init = {}) => {
-    const headers = new Headers(init.headers);
-    headers.set('cookie', cookie);
-    return fetch(new URL(String(input), base), { ...init, headers });
-  };
-  const http = new HttpSyncTransport(fetchFn);
-  // An app from before resumable sync: it never asks which photos the server holds.
-  const transport: SyncTransport = oldClient
-    ? {
-        getProjetos: () => http.getProjetos(),
-        upload: (flow, fields, fotos) => http.upload(flow, fields, fotos),
-        getByZona: (flow, zona) => http.getByZona(flow, zona),
-        getByProjeto: (flow, p) => http.getByProjeto(flow, p),
-        log: (message, extras) => http.log(message, extras),
-      }
-    : http;
-  const local = new NovusDatabase(`bench-resume-${name}`);
-  const records = new RecordStore(local);
-  // The administrador's getByUser lists every project: keep only this device's one.
-  const engine = new SyncEngine({
-    db: local,
-    records,
-    transport: onlyProjeto(transport, projeto._id),
-    flows: FLOWS,
-    tecnico: 'Bench',
+function device(name: string, { oldClient = false } = {}) {
+  return benchDevice(backOffice, `resume-${name}`, {
+    records: RECORDS,
+    photosPerRecord: PHOTOS_PER_RECORD,
+    photoBytes: PHOTO_BYTES,
+    // An app from before resumable sync: it never asks which photos the server holds.
+    ...(oldClient ? { transport: withoutResumableSync } : {}),
   });
-  for (let i = 0; i < RECORDS; i += 1) {
-    await records.add(unidadeFlow, {
-      projeto: projeto._id,
-      dataHora: Date.UTC(2026, 10, 24, 8) + i * 60_000,
-      coordenadas: { lat: -25.435, lng: -49.275 },
-      fotos: Array.from(
-        { length: PHOTOS_PER_RECORD },
-        () => new Blob([new Uint8Array(fakeJpeg(PHOTO_BYTES))], { type: 'image/jpeg' }),
-      ),
-      dados: {
-        tipoUnidade: 'SDU',
-        tipoEdificacao: 'Residencial',
-        tipoImovel: 'RESIDENCIAL',
-        numero: String(i),
-        quantidade: '1',
-      },
-    });
-  }
-  return { engine, records, projeto: projeto._id };
 }
 
-function onlyProjeto(transport: SyncTransport, id: string): SyncTransport {
-  return new Proxy(transport, {
-    get(target, key) {
-      if (key === 'getProjetos') return async () => (await target.getProjetos()).filter((p) => p.id === id);
-      const value = Reflect.get(target, key) as unknown;
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
+function withoutResumableSync(http: HttpSyncTransport): SyncTransport {
+  return {
+    getProjetos: () => http.getProjetos(),
+    upload: (flow, fields, fotos) => http.upload(flow, fields, fotos),
+    getByZona: (flow, zona) => http.getByZona(flow, zona),
+    getByProjeto: (flow, p) => http.getByProjeto(flow, p),
+    log: (message, extras) => http.log(message, extras),
+  };
 }
 
 async function stored(projeto: string) {
