@@ -7,7 +7,13 @@ import {
   tecnicoOptions,
   TODOS_FILTROS,
 } from '../src/backoffice/supervisor/filtros';
-import { fotosPath, popupCampos, popupColetas, SEM_VALOR } from '../src/backoffice/supervisor/popup-content';
+import {
+  fotosPath,
+  popupCampos,
+  popupColetas,
+  type Registro,
+  SEM_VALOR,
+} from '../src/backoffice/supervisor/popup-content';
 
 const ANA = { id: 'u-ana', nome: 'Ana Souza' };
 const at = (y: number, m: number, d: number, h = 12) => new Date(y, m - 1, d, h).getTime();
@@ -59,11 +65,31 @@ describe('supervisor filters', () => {
 });
 
 describe('supervisor popup', () => {
-  const base = {
+  /** A record as GET /api/registro/{id} answers it. */
+  const base: Registro = {
     _id: '0190a6c2-7b3e-7c1d-9f00-000000000001',
+    projeto: '0190a6c2-7b3e-7c1d-9f00-0000000000aa',
+    nomeProjeto: 'Curitiba',
+    zona: null,
     tecnico: 'Ana Souza',
+    coordenadas: { lat: -25.43, lng: -49.27 },
+    localizacao: { type: 'Point', coordinates: [-49.27, -25.43] },
     dataHora: at(2026, 3, 10),
+    sincronizadoEm: at(2026, 3, 10, 13),
+    coletado: true,
+    adicionadoApp: false,
+    carregadoBackoffice: true,
+    fotos: [],
   };
+  /** A collection listed under a point. */
+  const coleta = (_id: string, tecnico: string, dataHora: number | null) => ({
+    _id,
+    tecnico,
+    dataHora,
+    sincronizadoEm: dataHora,
+    coordenadas: null,
+    fotos: [],
+  });
 
   it('shows what the spec names for each flow', () => {
     expect(
@@ -85,10 +111,7 @@ describe('supervisor popup', () => {
     const linhas = popupColetas({
       ...base,
       conflito: true,
-      coletas: [
-        { _id: 'c-2', tecnico: 'Bruno', dataHora: at(2026, 3, 11) },
-        { _id: base._id, tecnico: 'Ana Souza', dataHora: base.dataHora },
-      ],
+      coletas: [coleta('c-2', 'Bruno', at(2026, 3, 11)), coleta(base._id, 'Ana Souza', base.dataHora)],
     });
     expect(linhas.map((linha) => linha.tecnico)).toEqual(['Ana Souza', 'Bruno']);
   });

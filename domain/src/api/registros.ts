@@ -29,33 +29,39 @@ const coletaAnswer = z
   })
   .describe('Coleta (os campos do fluxo, mais estes).');
 
-/** A stored record of a flow: the flow's fields (its upload's) at the top level, plus these. */
+/** What a stored record of any flow answers besides its flow's fields (its upload's), which come at the top level. */
+const registroFields = {
+  _id: uuid,
+  projeto: uuid,
+  nomeProjeto: z.string(),
+  zona: uuid.nullable(),
+  tecnico: z.string().nullable().describe('O nome do técnico.'),
+  coordenadas: latLng.nullable(),
+  localizacao: point.nullable(),
+  dataHora: epochMs('Data e hora da coleta'),
+  sincronizadoEm: epochMs('Chegada ao servidor'),
+  coletado: z.boolean(),
+  adicionadoApp: z.boolean(),
+  carregadoBackoffice: z.boolean(),
+  fotos: fotosAnswer,
+};
+
+/** A point's (every flow but the `coleta` ones) collections, and whether another competes with the one shown. */
+const pontoFields = {
+  conflito: z.boolean().describe('Outra coleta concorre com esta.'),
+  coletas: z.array(coletaAnswer),
+};
+
+/** A list's record (LPT Agiltec) says whether it was collected (SPEC.md 3). */
+const listaFields = { possuiColeta: z.boolean() };
+
+/** A stored record of a flow: the flow's fields at the top level, plus these. */
 export function registroAnswer(flow: FlowDefinition) {
-  const pontos =
-    flow.lifecycle === 'coleta'
-      ? {}
-      : {
-          conflito: z.boolean().describe('Outra coleta concorre com esta.'),
-          coletas: z.array(coletaAnswer),
-        };
-  const lista = flow.lifecycle === 'lista' ? { possuiColeta: z.boolean() } : {};
   return z
     .looseObject({
-      _id: uuid,
-      projeto: uuid,
-      nomeProjeto: z.string(),
-      zona: uuid.nullable(),
-      tecnico: z.string().nullable().describe('O nome do técnico.'),
-      coordenadas: latLng.nullable(),
-      localizacao: point.nullable(),
-      dataHora: epochMs('Data e hora da coleta'),
-      sincronizadoEm: epochMs('Chegada ao servidor'),
-      coletado: z.boolean(),
-      adicionadoApp: z.boolean(),
-      carregadoBackoffice: z.boolean(),
-      fotos: fotosAnswer,
-      ...pontos,
-      ...lista,
+      ...registroFields,
+      ...(flow.lifecycle === 'coleta' ? {} : pontoFields),
+      ...(flow.lifecycle === 'lista' ? listaFields : {}),
     })
     .describe(`Registro de ${flow.labels.record} (os campos do fluxo, mais estes).`);
 }
@@ -200,19 +206,18 @@ export const getRegistro = endpoint({
   ok: {
     status: 200,
     description: 'O registro.',
+    // the record of its flow: what every flow's has, and what points and lists add, as their flow says
     answer: z
       .looseObject({
-        _id: uuid,
-        projeto: uuid,
-        nomeProjeto: z.string(),
-        tecnico: z.string().nullable(),
-        dataHora: epochMs('Data e hora da coleta'),
-        coletado: z.boolean(),
-        fotos: fotosAnswer,
-        conflito: z.boolean().optional().describe('Pontos: outra coleta concorre com esta.'),
-        coletas: z.array(coletaAnswer).optional(),
+        ...registroFields,
+        conflito: pontoFields.conflito.optional(),
+        coletas: pontoFields.coletas.optional(),
+        possuiColeta: listaFields.possuiColeta.optional(),
       })
-      .describe('Registro de qualquer fluxo (os campos do fluxo, mais estes).'),
+      .describe(
+        'Registro de qualquer fluxo (os campos do fluxo, mais estes; conflito e coletas nos pontos e nas listas, ' +
+          'possuiColeta nas listas).',
+      ),
   },
 });
 

@@ -2,13 +2,13 @@
 import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Box, CircularProgress, Link, Typography } from '@mui/material';
+import { getRegistro } from '@novus/domain/api/registros';
 import type { Fluxo } from '@novus/domain/flows/keys';
 import { FLOW_BY_KEY } from '@novus/domain/flows/registry';
-import { getRegistroMapa, type RegistroMapa } from '../../api/mapa';
 import { useBackofficeApi } from '../backoffice-api';
 import { serverMessageOr } from '../server-message';
 import { SUPERVISOR_FAILURE, SUPERVISOR_TEXT } from './messages';
-import { fotosPath, popupCampos, popupColetas } from './popup-content';
+import { fotosPath, popupCampos, popupColetas, type Registro } from './popup-content';
 
 interface Props {
   fluxo: Fluxo;
@@ -18,7 +18,7 @@ interface Props {
 }
 
 type State =
-  { status: 'loading' } | { status: 'done'; registro: RegistroMapa } | { status: 'failed'; message: string };
+  { status: 'loading' } | { status: 'done'; registro: Registro } | { status: 'failed'; message: string };
 
 export function PontoPopup({ fluxo, id, onResize }: Props) {
   const { api, log } = useBackofficeApi();
@@ -26,7 +26,7 @@ export function PontoPopup({ fluxo, id, onResize }: Props) {
 
   useEffect(() => {
     let active = true;
-    getRegistroMapa(api, id).then(
+    api.call(getRegistro, { params: { id } }).then(
       (registro) => active && setState({ status: 'done', registro }),
       (error: unknown) => {
         if (!active) return;
@@ -54,12 +54,12 @@ export function PontoPopup({ fluxo, id, onResize }: Props) {
           {state.message}
         </Typography>
       )}
-      {state.status === 'done' && <Registro fluxo={fluxo} id={id} registro={state.registro} />}
+      {state.status === 'done' && <RegistroShow fluxo={fluxo} id={id} registro={state.registro} />}
     </Box>
   );
 }
 
-function Registro({ fluxo, id, registro }: { fluxo: Fluxo; id: string; registro: RegistroMapa }) {
+function RegistroShow({ fluxo, id, registro }: { fluxo: Fluxo; id: string; registro: Registro }) {
   return (
     <>
       <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 1 }}>

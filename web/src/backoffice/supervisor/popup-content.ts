@@ -1,8 +1,15 @@
 // What a point's popup shows (SPEC.md section 2 'Supervisor'): per flow the fields the spec names, the competing
 // collections of a point collected on more than one device, and where its photos are.
+import type { AnswerOf } from '@novus/domain/api/contract';
+import type { getRegistro } from '@novus/domain/api/registros';
 import type { Fluxo } from '@novus/domain/flows/keys';
 import { FLOW_BY_KEY } from '@novus/domain/flows/registry';
-import type { ColetaMapa, RegistroMapa } from '../../api/mapa';
+
+/** A record of any flow, as GET /api/registro/{id} answers it. */
+export type Registro = AnswerOf<typeof getRegistro>;
+
+/** Who collected and when: the record's own collection, or one listed under it. */
+type Coleta = Pick<NonNullable<Registro['coletas']>[number], '_id' | 'tecnico' | 'dataHora'>;
 
 export const SEM_VALOR = '—';
 
@@ -22,7 +29,7 @@ export function dataHoraTexto(epochMs: number | null | undefined): string {
 }
 
 /** Units: type, property type and number; poles: the collector; IP: id, sequential and collector; others: collector and date. */
-export function popupCampos(fluxo: Fluxo, registro: RegistroMapa): Campo[] {
+export function popupCampos(fluxo: Fluxo, registro: Registro): Campo[] {
   const tecnico = { label: 'Técnico', value: texto(registro.tecnico) };
   switch (fluxo) {
     case 'hc':
@@ -54,8 +61,8 @@ export interface ColetaLinha {
  * Every collection of a point in conflict: the one the record shows, then the competing ones. A list's record
  * (LPT Agiltec) already lists its own collection among them, so ids are not repeated.
  */
-export function popupColetas(registro: RegistroMapa): ColetaLinha[] {
-  const todas: ColetaMapa[] = [registro, ...(registro.coletas ?? [])];
+export function popupColetas(registro: Registro): ColetaLinha[] {
+  const todas: Coleta[] = [registro, ...(registro.coletas ?? [])];
   const seen = new Set<string>();
   const linhas: ColetaLinha[] = [];
   for (const coleta of todas) {
