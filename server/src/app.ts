@@ -14,10 +14,12 @@ import Fastify, {
   type RouteOptions,
 } from 'fastify';
 import * as sistema from '@novus/domain/api/sistema';
+import { FLOWS } from '@novus/domain/flows/registry';
 import { AUTH_COOKIE, authRoutes } from './auth/routes.ts';
 import { createAccess } from './auth/access.ts';
 import { rejectCrossSite } from './auth/csrf.ts';
 import { LoginLimiter } from './auth/login-limiter.ts';
+import { Callers } from './auth/callers.ts';
 import { sessionEnded } from './auth/sessions.ts';
 import type { TokenService } from './auth/tokens.ts';
 import { DEFAULT_TILES, type TileConfig } from './config.ts';
@@ -47,7 +49,8 @@ export interface AppOptions {
   limiter?: LoginLimiter;
   /** Built web app to serve; omitted in API-only tests. */
   webDist?: string;
-  logger?: boolean;
+  /** Log requests: to stdout, or to `stream` (main.ts: written in the background, logger/stream.ts). */
+  logger?: boolean | { stream: { write(line: string): void } };
   trustProxy?: boolean;
   tiles?: TileConfig;
   tilesDir?: string;
@@ -73,7 +76,12 @@ function tileOrigins(tiles: TileConfig): string[] {
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const common = {
-    logger: options.logger ? { level: 'info' } : false,
+    logger:
+      options.logger === true
+        ? { level: 'info' }
+        : options.logger
+          ? { level: 'info', stream: options.logger.stream }
+          : false,
     trustProxy: options.trustProxy ?? false,
     bodyLimit: 1024 * 1024,
     // A path the router cannot decode (a malformed %-escape): Portuguese, as every other bad request.
@@ -126,24 +134,41 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request) => {
     if (inspectInput(request.params) === 'nul') throw badRequest('Endereço inválido.');
   });
+  // The token's signature and whether its session ended, kept a few seconds per token (auth/callers.ts).
+  const callers = new Callers(db);
+  app.addHook('onClose', () => callers.close());
+  const uploads = new Set(FLOWS.map((flow) => `/api/${flow.apiPath}`));
+  callers.forgetAfterWrites(app, (method, url) => {
+    const pathname = url.split('?')[0] ?? '';
+    return (
+      (method === 'POST' && uploads.has(pathname)) ||
+      pathname === '/api/fotos/existem' ||
+      pathname === '/api/logger'
+    );
+  });
   app.addHook('onRequest', async (request) => {
     const token = request.cookies[AUTH_COOKIE];
-    const session = token ? await tokens.verify(token) : undefined;
-    request.session = session && !(await sessionEnded(db, session)) ? session : undefined;
+    const session = token
+      ? await callers.get(`sessão:${token}`, async () => {
+          const verified = await tokens.verify(token);
+          return verified && !(await sessionEnded(db, verified)) ? verified : undefined;
+        })
+      : undefined;
+    request.session = session && session.exp * 1000 > Date.now() ? session : undefined;
   });
 
   await app.register(healthRoutes, { db, blobs: options.blobs });
   // What the app needs to know of this installation; public, so the map works before and after login.
   route(app, null, sistema.getConfig, async () => ({ tiles }));
   await app.register(authRoutes, { db, tokens, limiter });
-  const access = createAccess(db);
+  const access = createAccess(db, callers);
   await app.register(docsRoutes, { access });
   await app.register(clienteRoutes, { db, access });
   await app.register(projetoRoutes, { db, access });
   await app.register(usuarioRoutes, { db, access });
   await app.register(auditoriaRoutes, { db, access });
-  const live = new PontosLive(db);
-  await app.register(registroRoutes, { db, access, blobs: options.blobs, live });
+  const live = new PontosLive(db, (error) => app.log.error({ err: error }, 'live notification failed'));
+  await app.register(registroRoutes, { db, access, blobs: options.blobs, live, callers });
   await app.register(importPendentesRoutes, { db, access, blobs: options.blobs });
   await app.register(mapaRoutes, { db, access, live });
   await app.register(extratorRoutes, { db, access, blobs: options.blobs });

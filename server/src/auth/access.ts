@@ -4,6 +4,7 @@ import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { isRole, type Role } from '@novus/domain/roles';
 import type { Queryable } from '../db/database.ts';
 import { forbidden, unauthorized } from '../errors.ts';
+import type { Callers } from './callers.ts';
 import { findActor } from './queries.ts';
 import type { Session } from './tokens.ts';
 
@@ -46,12 +47,13 @@ export function routeRoles(preHandler: unknown): readonly Role[] | undefined {
   return undefined;
 }
 
-export function createAccess(db: Queryable): Access {
+export function createAccess(db: Queryable, callers: Callers): Access {
   return {
     allow(...roles: Role[]) {
       const handler = async (request: FastifyRequest) => {
-        if (!request.session) throw unauthorized();
-        const row = await findActor(db, request.session.sub);
+        const { session } = request;
+        if (!session) throw unauthorized();
+        const row = await callers.get(`usuário:${session.sub}`, () => findActor(db, session.sub));
         // A deleted user's token no longer opens anything.
         if (!row) throw unauthorized();
         const actor: Actor = {

@@ -27,14 +27,25 @@ export interface Database extends Queryable {
   copyOut?(sql: string, options: string): Promise<Readable>;
   /**
    * PostgreSQL LISTEN: calls `handler` with each payload NOTIFY sends on `channel`, from any process on the same
-   * database (PGlite: this process). Resolves once listening; the returned function stops.
+   * database (PGlite: this process). Resolves once listening; the returned function stops. `gaps` hears when the
+   * listening connection was lost (notifications may be missed from then on) and when it listens again.
    */
-  listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
+  listen(
+    channel: string,
+    handler: (payload: string) => void,
+    gaps?: ListenGaps,
+  ): Promise<() => Promise<void>>;
   /** PostgreSQL NOTIFY (pg_notify): delivered to every listener once the sending transaction commits. */
   notify(channel: string, payload: string): Promise<void>;
   /** Runs fn in one transaction: it commits when fn resolves and rolls back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/** What a listener hears of its connection: lost (from then on notifications are missed) and listening again. */
+export interface ListenGaps {
+  lost(): void;
+  restored(): void;
 }
 
 export interface PostgresOptions {
@@ -141,7 +152,7 @@ export function openPostgres(options: PostgresOptions): Database {
       stream.on('close', () => release());
       return stream;
     },
-    listen: (channel, handler) => listener.listen(channel, handler),
+    listen: (channel, handler, gaps) => listener.listen(channel, handler, gaps),
     async notify(channel: string, payload: string) {
       await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
     },
@@ -163,10 +174,13 @@ const RECONNECT_MS = 1000;
  */
 function postgresListener(options: PostgresOptions) {
   const handlers = new Map<string, Set<(payload: string) => void>>();
+  const watchers = new Set<ListenGaps>();
   let client: pg.Client | null = null;
   let connecting: Promise<pg.Client> | null = null;
   let retry: NodeJS.Timeout | null = null;
   let closed = false;
+  /** Whether a connection listened before: the next one is a return after a gap. */
+  let listenedBefore = false;
 
   const reconnectLater = () => {
     if (closed || handlers.size === 0 || retry) return;
@@ -194,6 +208,7 @@ function postgresListener(options: PostgresOptions) {
         if (client !== next) return;
         client = null;
         connecting = null;
+        for (const watcher of watchers) watcher.lost();
         reconnectLater();
       });
       try {
@@ -207,7 +222,10 @@ function postgresListener(options: PostgresOptions) {
         void next.end().catch(() => undefined);
         throw new Error('Connection terminated: listener closed');
       }
+      const again = listenedBefore;
+      listenedBefore = true;
       client = next;
+      if (again) for (const watcher of watchers) watcher.restored();
       return next;
     })().catch((error: unknown) => {
       connecting = null;
@@ -217,7 +235,7 @@ function postgresListener(options: PostgresOptions) {
   };
 
   return {
-    async listen(channel: string, handler: (payload: string) => void) {
+    async listen(channel: string, handler: (payload: string) => void, gaps?: ListenGaps) {
       const first = !handlers.has(channel);
       const set = handlers.get(channel) ?? new Set();
       set.add(handler);
@@ -231,7 +249,9 @@ function postgresListener(options: PostgresOptions) {
         if (set.size === 0) handlers.delete(channel);
         throw error;
       }
+      if (gaps) watchers.add(gaps);
       return async () => {
+        if (gaps) watchers.delete(gaps);
         set.delete(handler);
         if (set.size > 0) return;
         handlers.delete(channel);
@@ -241,6 +261,7 @@ function postgresListener(options: PostgresOptions) {
     async close() {
       closed = true;
       handlers.clear();
+      watchers.clear();
       if (retry) clearTimeout(retry);
       const current = client;
       client = null;
@@ -332,6 +353,7 @@ export async function openPglite(options: PgliteOptions): Promise<Database & { d
         await reading;
       }
     },
+    // In this process: never lost, so `gaps` never hears anything.
     async listen(channel: string, handler: (payload: string) => void) {
       const stop = await db.listen(channel, handler);
       return stop;

@@ -181,37 +181,49 @@ export function registrosQuery(
       params,
     };
   };
+  return { ...select(), partes: partesOf(filtro, select) };
+}
+
+/**
+ * A query's parts (Partes), from the query with more conditions (`select`), the export's filter and any condition
+ * the query adds to it (`also`): the keys must count the rows the query gives, or a part would repeat a row.
+ */
+function partesOf(
+  filtro: Filtro,
+  select: (...more: ((params: unknown[]) => string)[]) => Query,
+  also = 'true',
+): Partes {
   const key = (chave: Chave) => (params: unknown[]) => {
     params.push(chave.data_hora, chave.id);
     return `($${params.length - 1}::timestamptz, $${params.length}::uuid)`;
   };
   const dated = () => 'r.data_hora IS NOT NULL';
   return {
-    ...select(),
-    partes: {
-      primeiras(n) {
-        const query = select(dated);
-        return { sql: `${query.sql} LIMIT ${Math.trunc(n)}`, params: query.params };
-      },
-      chaves(n) {
-        const params: unknown[] = [];
-        return {
-          sql: `SELECT d::text AS data_hora, id::text AS id FROM (
-              SELECT r.data_hora AS d, r.id, row_number() OVER (ORDER BY r.data_hora, r.id) AS n
-              FROM registros r WHERE ${where(filtro, params)} AND r.data_hora IS NOT NULL) k
-            WHERE n % ${Math.trunc(n)} = 0 ORDER BY n`,
-          params,
-        };
-      },
-      entre(depois, ate) {
-        const after = (params: unknown[]) => `(r.data_hora, r.id) > ${key(depois)(params)}`;
-        if (!ate) return select(after);
-        return select(after, (params) => `(r.data_hora, r.id) <= ${key(ate)(params)}`);
-      },
-      semData: () => select(() => 'r.data_hora IS NULL'),
+    primeiras(n) {
+      const query = select(dated);
+      return { sql: `${query.sql} LIMIT ${Math.trunc(n)}`, params: query.params };
     },
+    chaves(n) {
+      const params: unknown[] = [];
+      return {
+        sql: `SELECT d::text AS data_hora, id::text AS id FROM (
+            SELECT r.data_hora AS d, r.id, row_number() OVER (ORDER BY r.data_hora, r.id) AS n
+            FROM registros r WHERE ${where(filtro, params)} AND ${also} AND r.data_hora IS NOT NULL) k
+          WHERE n % ${Math.trunc(n)} = 0 ORDER BY n`,
+        params,
+      };
+    },
+    entre(depois, ate) {
+      const after = (params: unknown[]) => `(r.data_hora, r.id) > ${key(depois)(params)}`;
+      if (!ate) return select(after);
+      return select(after, (params) => `(r.data_hora, r.id) <= ${key(ate)(params)}`);
+    },
+    semData: () => select(() => 'r.data_hora IS NULL'),
   };
 }
+
+/** Only records with a position are placemarks. */
+const PLACED = 'r.lat IS NOT NULL AND r.lng IS NOT NULL';
 
 /** A KML layer's placemarks: one line of XML per record, written by the database (`novus_xml` escapes). */
 export interface KmlQuery {
@@ -228,39 +240,46 @@ export interface KmlQuery {
  * declared columns as ExtendedData and its point. Built in SQL so that PostgreSQL's COPY writes the KML's body as
  * it writes a CSV, and Node only passes bytes on.
  */
-export function placemarksQuery(colunas: readonly Coluna[], filtro: Filtro, kml: KmlQuery): Query {
-  const params: unknown[] = [];
-  const condition = where(filtro, params);
-  params.push(kml.origin);
-  const origin = `$${params.length}`;
+export function placemarksQuery(
+  colunas: readonly Coluna[],
+  filtro: Filtro,
+  kml: KmlQuery,
+): Query & { partes: Partes } {
   const xml = (valor: Valor) =>
     typed(valor) ? careful(valor, textOf(valor), 'novus_xml', 'r.texto_xml') : textOf(valor);
   const data = colunas.map(
     (coluna) =>
       `${literal(`<Data name="${escapeXml(coluna.header)}"><value>`)} || COALESCE(${xml(coluna.valor)}, '') || '</value></Data>'`,
   );
-  const parts = [
-    `'<Placemark><name>'`,
-    `COALESCE(${xml(kml.nome)}, r.id::text)`,
-    `'</name>'`,
-    // The photo links, as HTML in the description (escaped once more as XML text).
-    `CASE WHEN cardinality(r.fotos_slots) > 0 THEN (SELECT '<description>' || novus_xml(string_agg(concat('<a href="',
-        ${origin}::text, '/api/fotos/', r.id, '/', f.slot, '">Foto ', f.n, '</a>'), '<br/>' ORDER BY f.n))
-        || '</description>' FROM unnest(r.fotos_slots) WITH ORDINALITY AS f (slot, n)) END`,
-    literal(`<styleUrl>#${kml.estilo}</styleUrl><ExtendedData>`),
-    ...data,
-    `'</ExtendedData><Point><coordinates>'`,
-    `r.lng::text || ',' || r.lat::text`,
-    `'</coordinates></Point></Placemark>'`,
-  ];
-  return {
-    sql: `SELECT ${concat(parts)} AS placemark
-      FROM registros r
-      ${tecnicoJoin('novus_xml')}
-      WHERE ${condition} AND r.lat IS NOT NULL AND r.lng IS NOT NULL
-      ORDER BY r.data_hora, r.id`,
-    params,
+  const select = (...more: ((params: unknown[]) => string)[]): Query => {
+    const params: unknown[] = [];
+    const conditions = [where(filtro, params), ...more.map((condition) => condition(params))];
+    params.push(kml.origin);
+    const origin = `$${params.length}`;
+    const parts = [
+      `'<Placemark><name>'`,
+      `COALESCE(${xml(kml.nome)}, r.id::text)`,
+      `'</name>'`,
+      // The photo links, as HTML in the description (escaped once more as XML text).
+      `CASE WHEN cardinality(r.fotos_slots) > 0 THEN (SELECT '<description>' || novus_xml(string_agg(concat('<a href="',
+          ${origin}::text, '/api/fotos/', r.id, '/', f.slot, '">Foto ', f.n, '</a>'), '<br/>' ORDER BY f.n))
+          || '</description>' FROM unnest(r.fotos_slots) WITH ORDINALITY AS f (slot, n)) END`,
+      literal(`<styleUrl>#${kml.estilo}</styleUrl><ExtendedData>`),
+      ...data,
+      `'</ExtendedData><Point><coordinates>'`,
+      `r.lng::text || ',' || r.lat::text`,
+      `'</coordinates></Point></Placemark>'`,
+    ];
+    return {
+      sql: `SELECT ${concat(parts)} AS placemark
+        FROM registros r
+        ${tecnicoJoin('novus_xml')}
+        WHERE ${conditions.join(' AND ')} AND ${PLACED}
+        ORDER BY r.data_hora, r.id`,
+      params,
+    };
   };
+  return { ...select(), partes: partesOf(filtro, select, PLACED) };
 }
 
 /** concat() of any number of parts (a NULL part adds nothing): nested, as a function takes at most 100 arguments. */

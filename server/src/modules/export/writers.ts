@@ -33,7 +33,7 @@ export function csvStream(
       (async function* () {
         yield BOM;
         if (!partes) yield* await copyOut(inline(query), `${CSV}, HEADER true`);
-        else yield* inParts(db, copyOut, partes, parte);
+        else yield* inParts(db, copyOut, partes, parte, { first: `${CSV}, HEADER true`, rest: CSV });
       })(),
     );
   }
@@ -58,9 +58,9 @@ type CopyOut = NonNullable<Database['copyOut']>;
 const AHEAD_BYTES = 16 * 1024 * 1024;
 
 /** A part's COPY started now and buffered, to be sent once the parts before it are. */
-function readAhead(copyOut: CopyOut, query: Query): Readable {
+function readAhead(copyOut: CopyOut, query: Query, options: string): Readable {
   const buffer = new PassThrough({ highWaterMark: AHEAD_BYTES });
-  copyOut(inline(query), CSV).then(
+  copyOut(inline(query), options).then(
     (stream) => {
       if (buffer.destroyed) stream.destroy();
       else pipeline(stream, buffer).catch(() => undefined);
@@ -72,13 +72,14 @@ function readAhead(copyOut: CopyOut, query: Query): Readable {
 
 /**
  * The first part streamed while the ends of the others are found; from then on the part after the one being sent
- * is read ahead by a second COPY.
+ * is read ahead by a second COPY. `options` are COPY's, for the first part (a header) and the others.
  */
 async function* inParts(
   db: Database,
   copyOut: CopyOut,
   partes: Partes,
   parte: number,
+  options: { first: string; rest: string },
 ): AsyncGenerator<Buffer | string> {
   const ends = partes.chaves(parte);
   const rest = db
@@ -87,17 +88,17 @@ async function* inParts(
   let ahead: Readable | undefined;
   let stopped = false;
   const started = rest.then((queries) => {
-    if (!stopped) ahead = readAhead(copyOut, queries[0] as Query);
+    if (!stopped) ahead = readAhead(copyOut, queries[0] as Query, options.rest);
     return queries;
   });
   started.catch(() => undefined);
   try {
-    yield* await copyOut(inline(partes.primeiras(parte)), `${CSV}, HEADER true`);
+    yield* await copyOut(inline(partes.primeiras(parte)), options.first);
     const queries = await started;
     for (let index = 0; index < queries.length; index++) {
       const part = ahead as Readable;
       const next = queries[index + 1];
-      ahead = next ? readAhead(copyOut, next) : undefined;
+      ahead = next ? readAhead(copyOut, next, options.rest) : undefined;
       yield* part;
     }
   } finally {
@@ -117,15 +118,20 @@ export interface KmlLayer {
   cor: string;
   /** The id of its `<Style>`, which its placemarks name. */
   estilo: string;
-  /** One `placemark` per row (placemarksQuery). */
-  query: Query;
+  /** One `placemark` per row (placemarksQuery), in parts on PostgreSQL as the CSV. */
+  query: Query & { partes?: Partes };
 }
 
 /**
  * One KML document, one folder (a GDAL layer) per flow, the placemarks written by the database: on PostgreSQL by
  * COPY, a line each, which Node passes on as bytes; on PGlite read through the cursor.
  */
-export function kmlStream(db: Database, documentName: string, layers: readonly KmlLayer[]): Readable {
+export function kmlStream(
+  db: Database,
+  documentName: string,
+  layers: readonly KmlLayer[],
+  parte = PARTE,
+): Readable {
   return Readable.from(
     (async function* () {
       yield `<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2">\n<Document>\n<name>${escapeXml(documentName)}</name>\n`;
@@ -134,7 +140,7 @@ export function kmlStream(db: Database, documentName: string, layers: readonly K
       }
       for (const layer of layers) {
         yield `<Folder>\n<name>${escapeXml(layer.label)}</name>\n`;
-        yield* placemarks(db, layer.query);
+        yield* placemarks(db, layer.query, parte);
         yield '</Folder>\n';
       }
       yield '</Document>\n</kml>\n';
@@ -144,11 +150,22 @@ export function kmlStream(db: Database, documentName: string, layers: readonly K
   );
 }
 
-async function* placemarks(db: Database, query: Query): AsyncGenerator<string | Buffer> {
+/**
+ * CSV mode with a delimiter and a quote that novus_xml removes from every value: each row comes out as it is, one
+ * placemark per line (line breaks in values are character references).
+ */
+const PLACEMARKS = "FORMAT csv, DELIMITER E'\\x01', QUOTE E'\\x02', ENCODING 'UTF8'";
+
+async function* placemarks(
+  db: Database,
+  query: Query & { partes?: Partes },
+  parte: number,
+): AsyncGenerator<string | Buffer> {
   if (db.copyOut) {
-    // CSV mode with a delimiter and a quote that novus_xml removes from every value: each row comes out as it is,
-    // one placemark per line (line breaks in values are character references).
-    yield* await db.copyOut(inline(query), "FORMAT csv, DELIMITER E'\\x01', QUOTE E'\\x02', ENCODING 'UTF8'");
+    const { partes } = query;
+    if (partes)
+      yield* inParts(db, db.copyOut.bind(db), partes, parte, { first: PLACEMARKS, rest: PLACEMARKS });
+    else yield* await db.copyOut(inline(query), PLACEMARKS);
     return;
   }
   for await (const rows of db.stream<{ placemark: string }>(query.sql, query.params)) {

@@ -6,10 +6,13 @@ import {
   collectPonto,
   insertFotos,
   insertRegistro,
+  insertRegistroComFotos,
   lockProjeto,
   lockRegistro,
   type NewFoto,
+  type NewRegistro,
   nextSequencial,
+  type RegistroRow,
   type StoredRegistro,
 } from './queries.ts';
 
@@ -31,8 +34,8 @@ export interface ColetaUpload {
 }
 
 export type ColetaOutcome =
-  /** A record the server did not have (201). */
-  | { kind: 'created'; id: string }
+  /** A record the server did not have (201); with the stored row when the one statement wrote it. */
+  | { kind: 'created'; id: string; row?: RegistroRow }
   /** A preloaded point, now collected with this upload. */
   | { kind: 'collected'; id: string }
   /** This collection was stored before (a retry after a lost response): nothing changes. */
@@ -50,6 +53,16 @@ export async function saveColeta(
   flow: FlowDefinition,
   upload: ColetaUpload,
 ): Promise<ColetaOutcome> {
+  // The usual upload, a record the server does not have: one statement writes it with its photos and answers the
+  // row. Numbered flows take turns (below), and a stored id is decided in the transaction.
+  if (!flow.numbered) {
+    const row = await insertRegistroComFotos(
+      db,
+      registroOf(flow, upload, { id: upload.id, dados: upload.dados }),
+      upload.fotos,
+    );
+    if (row) return { kind: 'created', id: row.id, row };
+  }
   return db.transaction(async (tx) => {
     // BDGD and IP number their points on the server, so two devices never get the same sequencial (SPEC.md 3, 9):
     // their uploads to one project take turns from here to the commit.
@@ -96,13 +109,14 @@ export async function saveColeta(
   });
 }
 
-async function insertNew(
-  tx: Queryable,
-  flow: FlowDefinition,
-  upload: ColetaUpload,
-  row: { id: string; dados: Record<string, unknown>; conflitoDe?: string },
-): Promise<boolean> {
-  const inserted = await insertRegistro(tx, {
+interface NewRow {
+  id: string;
+  dados: Record<string, unknown>;
+  conflitoDe?: string;
+}
+
+function registroOf(flow: FlowDefinition, upload: ColetaUpload, row: NewRow): NewRegistro {
+  return {
     id: row.id,
     fluxo: flow.key,
     projeto: upload.projeto,
@@ -113,7 +127,16 @@ async function insertNew(
     coleta: upload.coletaId,
     ...(row.conflitoDe ? { conflitoDe: row.conflitoDe } : {}),
     dados: row.dados,
-  });
+  };
+}
+
+async function insertNew(
+  tx: Queryable,
+  flow: FlowDefinition,
+  upload: ColetaUpload,
+  row: NewRow,
+): Promise<boolean> {
+  const inserted = await insertRegistro(tx, registroOf(flow, upload, row));
   if (inserted) await insertFotos(tx, row.id, upload.fotos);
   return inserted;
 }

@@ -47,14 +47,16 @@ export interface RegistroRow {
   fotos: number[];
 }
 
-const SELECT = `SELECT r.id, r.fluxo, r.projeto, p.nome AS projeto_nome, p.cliente, r.zona, r.tecnico,
-    ${userName('u')} AS tecnico_nome,
+/** A record as the app reads it, from `source` (a table or a CTE) called r, its photos' slots from `slots`. */
+const selectRegistro = (source: string, slots: string) => `SELECT r.id, r.fluxo, r.projeto,
+    p.nome AS projeto_nome, p.cliente, r.zona, r.tecnico, ${userName('u')} AS tecnico_nome,
     r.lat, r.lng, r.data_hora, r.sincronizado_em, r.coletado, r.adicionado_app, r.carregado_backoffice,
-    r.conflito_de, r.dados,
-    COALESCE((SELECT array_agg(f.slot ORDER BY f.slot) FROM fotos f WHERE f.registro = r.id), '{}') AS fotos
-  FROM registros r
+    r.conflito_de, r.dados, COALESCE((SELECT array_agg(f.slot ORDER BY f.slot) FROM ${slots}), '{}') AS fotos
+  FROM ${source} r
   JOIN projetos p ON p.id = r.projeto
   LEFT JOIN usuarios u ON u.id = r.tecnico`;
+
+const SELECT = selectRegistro('registros', 'fotos f WHERE f.registro = r.id');
 
 /** The zone of the project containing the point, or NULL; arguments are SQL expressions (parameters, columns). */
 const zonaOf = (projeto: string, lat: string, lng: string) =>
@@ -62,33 +64,58 @@ const zonaOf = (projeto: string, lat: string, lng: string) =>
     WHERE z.projeto = ${projeto} AND ST_Intersects(z.geom, ST_SetSRID(ST_MakePoint(${lng}, ${lat}), 4326))
     ORDER BY z.id LIMIT 1)`;
 
+/** Inserting a collected record ($1–$10 as insertRegistro's), nothing when its id is stored; RETURNING is the caller's. */
+const INSERT_REGISTRO = `INSERT INTO registros (id, fluxo, projeto, zona, tecnico, lat, lng, geom, data_hora,
+       sincronizado_em, coletado, adicionado_app, carregado_backoffice, coleta, conflito_de, dados)
+     SELECT $1, $2, $3, ${zonaOf('$3', '$5', '$6')},
+       $4, $5, $6, ST_SetSRID(ST_MakePoint($6, $5), 4326), to_timestamp($7::double precision / 1000), now(),
+       true, true, false, $8, $9, $10
+     ON CONFLICT (id) DO NOTHING`;
+
+const registroParams = (registro: NewRegistro) => [
+  registro.id,
+  registro.fluxo,
+  registro.projeto,
+  registro.tecnico,
+  registro.lat,
+  registro.lng,
+  registro.dataHora,
+  registro.coleta,
+  registro.conflitoDe ?? null,
+  registro.dados,
+];
+
 /**
  * Writes a record collected in the field, or does nothing when that id is already stored (another request
  * holds it). Returns whether this call created it.
  */
 export async function insertRegistro(tx: Queryable, registro: NewRegistro): Promise<boolean> {
-  const rows = await tx.query(
-    `INSERT INTO registros (id, fluxo, projeto, zona, tecnico, lat, lng, geom, data_hora, sincronizado_em,
-       coletado, adicionado_app, carregado_backoffice, coleta, conflito_de, dados)
-     SELECT $1, $2, $3, ${zonaOf('$3', '$5', '$6')},
-       $4, $5, $6, ST_SetSRID(ST_MakePoint($6, $5), 4326), to_timestamp($7::double precision / 1000), now(),
-       true, true, false, $8, $9, $10
-     ON CONFLICT (id) DO NOTHING
-     RETURNING id`,
-    [
-      registro.id,
-      registro.fluxo,
-      registro.projeto,
-      registro.tecnico,
-      registro.lat,
-      registro.lng,
-      registro.dataHora,
-      registro.coleta,
-      registro.conflitoDe ?? null,
-      registro.dados,
-    ],
-  );
+  const rows = await tx.query(`${INSERT_REGISTRO} RETURNING id`, registroParams(registro));
   return rows.length > 0;
+}
+
+/**
+ * A new record and its photo rows in one statement (atomic without a transaction around it), answering the row
+ * as getRegistro reads it; undefined, and nothing written, when the id is already stored. The upload's usual
+ * case in one round trip (issue 22).
+ */
+export async function insertRegistroComFotos(
+  db: Queryable,
+  registro: NewRegistro,
+  fotos: NewFoto[],
+): Promise<RegistroRow | undefined> {
+  const rows = await db.query<RegistroRow>(
+    `WITH r AS (${INSERT_REGISTRO} RETURNING *),
+     f AS (
+       INSERT INTO fotos (registro, slot, hash, size, media_type)
+       SELECT r.id, f.slot, f.hash, f.size, f."mediaType"
+       FROM r, jsonb_to_recordset($11::jsonb) AS f(slot smallint, hash text, size integer, "mediaType" text)
+       RETURNING slot
+     )
+     ${selectRegistro('r', 'f')}`,
+    [...registroParams(registro), JSON.stringify(fotos)],
+  );
+  return rows[0];
 }
 
 /** What deciding an upload needs to know of a stored row. */

@@ -9,6 +9,7 @@ import { deviceDownload, uploadEnvelopeSchema } from '@novus/domain/flows/flow';
 import { FLOWS, flowOf } from '@novus/domain/flows/registry';
 import { STATUS } from '@novus/domain/mapa/api';
 import { type Access, ensure, policies } from '../../auth/access.ts';
+import type { Callers } from '../../auth/callers.ts';
 import { route, SENT } from '../../contract.ts';
 import type { Database } from '../../db/database.ts';
 import { badRequest, conflict, notFound, parseInput } from '../../errors.ts';
@@ -91,31 +92,38 @@ function registroJson(flow: FlowDefinition, row: RegistroRow, competing: Registr
 
 export async function registroRoutes(
   app: FastifyInstance,
-  { db, access, blobs, live }: { db: Database; access: Access; blobs: BlobStore; live: PontosLive },
+  {
+    db,
+    access,
+    blobs,
+    live,
+    callers,
+  }: { db: Database; access: Access; blobs: BlobStore; live: PontosLive; callers: Callers },
 ) {
   const sweeper = new PhotoSweeper(db, blobs);
 
-  /** Tells the open supervisor maps (any server process) that a point was stored or changed. */
-  async function announce(request: FastifyRequest, row: RegistroRow, conflito: boolean) {
+  /**
+   * Tells the open supervisor maps (any server process) that a point was stored or changed. Not waited for by the
+   * upload's answer: the notifications go out in batches (live/pontos.ts).
+   */
+  async function announce(row: RegistroRow, conflito: boolean) {
     if (row.lat === null || row.lng === null) return;
     const ponto = row.conflito_de === null ? row : await getRegistro(db, row.conflito_de);
     if (!ponto || ponto.lat === null || ponto.lng === null) return;
-    await live
-      .publish({
-        projeto: ponto.projeto,
-        zona: ponto.zona,
-        fluxo: flowOf(ponto.fluxo).key,
-        id: ponto.id,
-        lat: ponto.lat,
-        lng: ponto.lng,
-        status:
-          (ponto.coletado ? STATUS.coletado : 0) +
-          (ponto.carregado_backoffice ? STATUS.carregadoBackoffice : 0) +
-          (conflito || row.conflito_de !== null ? STATUS.conflito : 0),
-        tecnico: row.tecnico_nome,
-        dataHora: row.data_hora ? row.data_hora.getTime() : null,
-      })
-      .catch((error: unknown) => request.log.error({ err: error }, 'live notification failed'));
+    live.publish({
+      projeto: ponto.projeto,
+      zona: ponto.zona,
+      fluxo: flowOf(ponto.fluxo).key,
+      id: ponto.id,
+      lat: ponto.lat,
+      lng: ponto.lng,
+      status:
+        (ponto.coletado ? STATUS.coletado : 0) +
+        (ponto.carregado_backoffice ? STATUS.carregadoBackoffice : 0) +
+        (conflito || row.conflito_de !== null ? STATUS.conflito : 0),
+      tecnico: row.tecnico_nome,
+      dataHora: row.data_hora ? row.data_hora.getTime() : null,
+    });
   }
 
   async function readable(request: FastifyRequest, id: string): Promise<RegistroRow> {
@@ -147,7 +155,9 @@ export async function registroRoutes(
           // Checked before the first photo byte is stored.
           admit: async (received) => {
             const envelope = parseInput(uploadEnvelopeSchema, received);
-            const zonas = await getProjetoZonas(db, envelope.projeto);
+            const zonas = await callers.get(`zonas:${envelope.projeto}`, () =>
+              getProjetoZonas(db, envelope.projeto),
+            );
             if (!zonas) throw badRequest('Projeto não encontrado.');
             ensure(policies.uploadTo(actor, zonas));
             return envelope;
@@ -173,11 +183,18 @@ export async function registroRoutes(
           fotos,
         });
         if (outcome.kind === 'clash') throw conflict('Já existe outro registro com esse identificador.');
-        const row = await getRegistro(db, outcome.id);
+        // A record just written by the one statement has its row, its photos and no competing collection yet.
+        const written = outcome.kind === 'created' ? outcome.row : undefined;
+        if (written) photos.referenced();
+        const row = written ?? (await getRegistro(db, outcome.id));
         if (!row) throw notFound('Registro não encontrado.');
         // The answer always carries the id the device sent, which is how it knows this upload is stored.
-        const [json] = await recordsJson(flow, [row]);
-        if (outcome.kind !== 'replay') await announce(request, row, json?.conflito === true);
+        const [json] = written ? [registroJson(flow, written)] : await recordsJson(flow, [row]);
+        if (outcome.kind !== 'replay') {
+          announce(row, json?.conflito === true).catch((error: unknown) =>
+            request.log.error({ err: error }, 'live notification failed'),
+          );
+        }
         void reply.status(outcome.kind === 'created' ? 201 : 200).send(json);
         return SENT;
       } finally {

@@ -196,13 +196,20 @@ export class PhotoSweeper {
     private readonly blobs: BlobStore,
   ) {}
 
-  /** The photos of one request: `stored` as they are written, `sweep` once the request has ended. */
-  request(): { stored(hash: string): void; sweep(): Promise<void> } {
+  /**
+   * The photos of one request: `stored` as they are written, `referenced` once a committed row refers to every
+   * one of them (nothing to sweep, no question to the database), `sweep` once the request has ended.
+   */
+  request(): { stored(hash: string): void; referenced(): void; sweep(): Promise<void> } {
     const hashes: string[] = [];
+    let allReferenced = false;
     return {
       stored: (hash) => {
         hashes.push(hash);
         this.inFlight.set(hash, (this.inFlight.get(hash) ?? 0) + 1);
+      },
+      referenced: () => {
+        allReferenced = true;
       },
       sweep: async () => {
         for (const hash of hashes) {
@@ -210,6 +217,7 @@ export class PhotoSweeper {
           if (count > 0) this.inFlight.set(hash, count);
           else this.inFlight.delete(hash);
         }
+        if (allReferenced) return;
         const free = [...new Set(hashes)].filter((hash) => !this.inFlight.has(hash));
         const referenced = await referencedHashes(this.db, free);
         for (const hash of free) {
