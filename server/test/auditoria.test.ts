@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOW_TIE } from './support/fixtures.ts';
 import {
+  createCookie,
+  createSession,
   createTestContext,
-  createUser,
   FORM,
   formBody,
-  loginCookie,
-  PASSWORD,
   sample,
   type TestContext,
 } from './support/test-app.ts';
@@ -55,14 +54,14 @@ describe('audit log', () => {
 
   beforeAll(async () => {
     ctx = await createTestContext();
-    const a = await createUser(ctx.db, { roles: ['administrador'], firstName: 'Ana' });
-    adminId = a.id;
-    admin = await loginCookie(ctx.app, a.login);
-    const b = await createUser(ctx.db, { roles: ['administrador'], firstName: 'Bruno' });
-    outroAdminId = b.id;
-    outroAdmin = await loginCookie(ctx.app, b.login);
-    supervisor = await loginCookie(ctx.app, (await createUser(ctx.db, { roles: ['supervisor'] })).login);
-    tecnico = await loginCookie(ctx.app, (await createUser(ctx.db, { roles: ['tecnico'] })).login);
+    const ana = await createSession(ctx.app, ctx.db, { roles: ['administrador'], firstName: 'Ana' });
+    adminId = ana.user.id;
+    admin = ana.cookie;
+    const bruno = await createSession(ctx.app, ctx.db, { roles: ['administrador'], firstName: 'Bruno' });
+    outroAdminId = bruno.user.id;
+    outroAdmin = bruno.cookie;
+    supervisor = await createCookie(ctx.app, ctx.db, { roles: ['supervisor'] });
+    tecnico = await createCookie(ctx.app, ctx.db, { roles: ['tecnico'] });
   });
   afterAll(async () => ctx.close());
 
@@ -209,8 +208,10 @@ describe('audit log', () => {
   });
 
   it('keeps who wrote an entry after that administrador is deleted', async () => {
-    const temp = await createUser(ctx.db, { roles: ['administrador'], firstName: 'Temporário' });
-    const cookie = await loginCookie(ctx.app, temp.login, PASSWORD);
+    const { user: temp, cookie } = await createSession(ctx.app, ctx.db, {
+      roles: ['administrador'],
+      firstName: 'Temporário',
+    });
     const cliente = (await send('POST', '/api/cliente', cookie, { nome: 'Efêmera' })).json()._id;
     expect((await send('DELETE', `/api/user/${temp.id}`, admin)).statusCode).toBe(200);
     const [entry] = await about(cliente);

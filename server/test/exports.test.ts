@@ -19,6 +19,7 @@ import {
   unzipEntry,
   unzipList,
 } from './support/files.ts';
+import { pontoBDGD, pontoIP } from './support/fixtures.ts';
 import {
   createCliente,
   createProjeto,
@@ -203,18 +204,13 @@ const HEADERS = {
 } as const;
 
 const IP_PONTOS = [
-  {
-    coordenadas: [-25.4355, -49.2755],
-    idConcessionaria: 'IP-1',
-    idCircuito: 'C-1',
-    quantidadeCompartilhamento: 3,
-  },
-  { coordenadas: [-25.4365, -49.2765], idConcessionaria: 'IP-2', idCircuito: 'C-1' },
-  { coordenadas: [-25.4375, -49.2775], idConcessionaria: 'IP-3', idCircuito: 'C-2' },
+  pontoIP(1, [-25.4355, -49.2755], 'C-1', { quantidadeCompartilhamento: 3 }),
+  pontoIP(2, [-25.4365, -49.2765], 'C-1'),
+  pontoIP(3, [-25.4375, -49.2775], 'C-2'),
 ];
 const BDGD_PONTOS = [
-  { coordenadas: [-25.4355, -49.2745], idConcessionaria: 'B-7', ativo: 'Poste', sequencial: 7 },
-  { coordenadas: [-25.4365, -49.2735], idConcessionaria: 'B-12', ativo: 'Chave', sequencial: 12 },
+  pontoBDGD(7, [-25.4355, -49.2745], 'Poste'),
+  pontoBDGD(12, [-25.4365, -49.2735], 'Chave'),
 ];
 
 interface Ponto {

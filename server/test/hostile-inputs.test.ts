@@ -4,6 +4,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unidadeForm } from './support/fixtures.ts';
 import {
   createAdminCliente,
   createProjeto,
@@ -17,9 +18,6 @@ import {
   type TestContext,
   uploadRecord,
 } from './support/test-app.ts';
-
-// Inside 'Zona Centro' of docs/samples/zoneamento-curitiba.kml.
-const CENTRO = { lat: -25.435, lng: -49.275 };
 
 /** Words a Portuguese message of Novus holds; Fastify's and zod's English ones hold none of them. */
 const PORTUGUESE =
@@ -121,18 +119,12 @@ describe('hostile inputs: a Portuguese 4xx, nothing stored, the server still ser
     fuso: '22',
     fluxos: ['hc', 'ip', 'fiscalizacao', 'lpt2'],
   });
-  const unidade = (extra: Record<string, string> = {}) => ({
-    id: crypto.randomUUID(),
-    projeto: projeto._id,
-    coordenadas: JSON.stringify(CENTRO),
-    dataHora: String(Date.UTC(2026, 10, 20, 14, 30)),
-    tipoUnidade: 'SDU',
-    tipoEdificacao: 'Residencial',
-    tipoImovel: 'RESIDENCIAL',
-    numero: '120',
-    quantidade: '1',
-    ...extra,
-  });
+  const unidade = (extra: Record<string, string> = {}) =>
+    unidadeForm(crypto.randomUUID(), projeto._id, {
+      dataHora: String(Date.UTC(2026, 10, 20, 14, 30)),
+      numero: '120',
+      ...extra,
+    });
 
   beforeAll(async () => {
     ctx = await createTestContext();

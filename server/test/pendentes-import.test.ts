@@ -4,6 +4,7 @@ import crypto from 'node:crypto';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PENDENTES_FORMATO, PENDENTES_MANIFEST, pendenteFotoPath } from '@novus/domain/pendentes';
+import { CENTRO, POSTE_CAMPOS } from './support/fixtures.ts';
 import {
   createCookie,
   createFieldProject,
@@ -15,7 +16,6 @@ import {
   uploadRecord,
 } from './support/test-app.ts';
 
-const CENTRO = { lat: -25.435, lng: -49.275 };
 const DIA = Date.UTC(2026, 10, 20, 14, 30);
 
 interface Registro {
@@ -77,12 +77,7 @@ describe('importing a phone’s pending records', () => {
       projeto,
       coordenadas: JSON.stringify(CENTRO),
       dataHora: String(DIA + minutes * 60_000),
-      tipo: 'CONCRETO DUPLO T',
-      altura: '11',
-      carga: '300',
-      tipoRedeEletrica: 'MISTA',
-      aterramento: 'true',
-      equipamentoRedeEnergia: 'NAO POSSUI',
+      ...POSTE_CAMPOS,
     },
     fotos: [fakeJpeg(4000)],
   });

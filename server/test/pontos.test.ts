@@ -4,6 +4,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { pontoBDGD, pontoIP } from './support/fixtures.ts';
 import {
   createAdminCliente,
   createProjeto,
@@ -21,20 +22,12 @@ import {
 
 // Inside 'Zona Centro' of docs/samples/zoneamento-curitiba.kml.
 const IP_PONTOS = [
-  {
-    coordenadas: [-25.435, -49.275],
-    idConcessionaria: 'IP-1',
-    idCircuito: 'C-1',
-    quantidadeCompartilhamento: 3,
-  },
-  { coordenadas: [-25.436, -49.276], idConcessionaria: 'IP-2', idCircuito: 'C-1' },
-  { coordenadas: [-25.434, -49.274], idConcessionaria: 'IP-3', idCircuito: 'C-2' },
-  { coordenadas: [-25.437, -49.277], idConcessionaria: 'IP-4', idCircuito: 'C-2' },
+  pontoIP(1, [-25.435, -49.275], 'C-1', { quantidadeCompartilhamento: 3 }),
+  pontoIP(2, [-25.436, -49.276], 'C-1'),
+  pontoIP(3, [-25.434, -49.274], 'C-2'),
+  pontoIP(4, [-25.437, -49.277], 'C-2'),
 ];
-const BDGD_PONTOS = [
-  { coordenadas: [-25.435, -49.275], idConcessionaria: 'B-7', ativo: 'Poste', sequencial: 7 },
-  { coordenadas: [-25.436, -49.274], idConcessionaria: 'B-12', ativo: 'Chave', sequencial: 12 },
-];
+const BDGD_PONTOS = [pontoBDGD(7, [-25.435, -49.275], 'Poste'), pontoBDGD(12, [-25.436, -49.274], 'Chave')];
 const DATA_HORA = Date.UTC(2026, 10, 21, 13, 0);
 
 interface Json {

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CENTRO, POSTE_CAMPOS, unidadeForm } from './support/fixtures.ts';
 import {
   createCliente,
   createCookie,
@@ -11,23 +12,16 @@ import {
   zonaId,
 } from './support/test-app.ts';
 
-// Inside 'Zona Centro' of docs/samples/zoneamento-curitiba.kml.
-const CENTRO = { lat: -25.435, lng: -49.275 };
+// Inside 'Zona Batel' of docs/samples/zoneamento-curitiba.kml.
 const BATEL = { lat: -25.435, lng: -49.265 };
 
-const unidade = (id: string, projeto: string, extra: Record<string, string> = {}) => ({
-  id,
-  projeto,
-  coordenadas: JSON.stringify(CENTRO),
-  dataHora: String(Date.UTC(2026, 10, 20, 14, 30)),
-  precisao: '4.5',
-  tipoUnidade: 'SDU',
-  tipoEdificacao: 'Residencial',
-  tipoImovel: 'RESIDENCIAL',
-  numero: '120',
-  quantidade: '1',
-  ...extra,
-});
+const unidade = (id: string, projeto: string, extra: Record<string, string> = {}) =>
+  unidadeForm(id, projeto, {
+    dataHora: String(Date.UTC(2026, 10, 20, 14, 30)),
+    precisao: '4.5',
+    numero: '120',
+    ...extra,
+  });
 
 describe('uploads of collected records (units and poles)', () => {
   let ctx: TestContext;
@@ -154,12 +148,7 @@ describe('uploads of collected records (units and poles)', () => {
       projeto: projeto._id,
       coordenadas: JSON.stringify([CENTRO.lat, CENTRO.lng]),
       dataHora: String(Date.now()),
-      tipo: 'CONCRETO DUPLO T',
-      altura: '11',
-      carga: '300',
-      tipoRedeEletrica: 'MISTA',
-      aterramento: 'true',
-      equipamentoRedeEnergia: 'NAO POSSUI',
+      ...POSTE_CAMPOS,
     };
     const ok = await upload('poste', fields, [fakeJpeg(), fakeJpeg()]);
     expect(ok.statusCode, ok.body).toBe(201);

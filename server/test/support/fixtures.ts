@@ -31,3 +31,29 @@ export const unidadeForm = (id: string, projeto: string, extra: Record<string, s
   quantidade: '1',
   ...extra,
 });
+
+/** A pole's own fields as the form sends them (a double-T concrete pole, 11 m, 300 daN, grounded). */
+export const POSTE_CAMPOS = {
+  tipo: 'CONCRETO DUPLO T',
+  altura: '11',
+  carga: '300',
+  tipoRedeEletrica: 'MISTA',
+  aterramento: 'true',
+  equipamentoRedeEnergia: 'NAO POSSUI',
+};
+
+/** An IP point of a project's `pontosIP` field: IP-n of a circuit, at [lat, lng]. */
+export const pontoIP = (
+  n: number,
+  coordenadas: [number, number],
+  idCircuito: string,
+  extra: Record<string, unknown> = {},
+) => ({ coordenadas, idConcessionaria: `IP-${n}`, idCircuito, ...extra });
+
+/** A BDGD point of a project's `pontosBDGD` field: B-n, numbered n, at [lat, lng]. */
+export const pontoBDGD = (n: number, coordenadas: [number, number], ativo: string) => ({
+  coordenadas,
+  idConcessionaria: `B-${n}`,
+  ativo,
+  sequencial: n,
+});
