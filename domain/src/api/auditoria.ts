@@ -43,9 +43,6 @@ const entradaAnswer = z.object({
   depois: valores,
 });
 
-/** One write of the log. */
-export type Entrada = z.output<typeof entradaAnswer>;
-
 export const listAuditoria = endpoint({
   method: 'GET',
   path: '/api/auditoria',
@@ -64,3 +61,6 @@ export const listAuditoria = endpoint({
     }),
   },
 });
+
+/** One write of the log. */
+export type Entrada = z.output<typeof entradaAnswer>;

@@ -13,9 +13,6 @@ export const importSummarySchema = z.object({
   fotos: z.number().int(),
   recusados: z.array(z.object({ id: z.string().nullable(), fluxo: z.string(), motivo: z.string() })),
 });
-/** What the import answers: how many records it created, collected, found already there, kept beside, refused. */
-export type ImportSummary = z.infer<typeof importSummarySchema>;
-
 export const importarPendentes = endpoint({
   method: 'POST',
   path: '/api/pendentes/importar',
@@ -30,3 +27,6 @@ export const importarPendentes = endpoint({
   },
   errors: [413, 415],
 });
+
+/** What the import answers: how many records it created, collected, found already there, kept beside, refused. */
+export type ImportSummary = z.infer<typeof importSummarySchema>;

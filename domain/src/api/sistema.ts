@@ -12,17 +12,6 @@ const healthAnswer = z.object({
   fotos: estado.describe('O armazenamento de fotos.'),
 });
 
-const tilesAnswer = z
-  .object({
-    street: z.string().describe('Modelo de URL das ruas ({z}/{x}/{y}).'),
-    satellite: z.string().describe('Modelo de URL do satélite.'),
-    download: z.string().nullable().describe('Fonte do Download do Mapa; null: sem download offline.'),
-  })
-  .describe('Camadas de mapa.');
-
-/** The map's tile URL templates ({z}/{x}/{y}). */
-export type TileConfig = z.output<typeof tilesAnswer>;
-
 export const getHealth = endpoint({
   method: 'GET',
   path: '/api/health',
@@ -36,6 +25,14 @@ export const getHealth = endpoint({
   },
 });
 
+const tilesAnswer = z
+  .object({
+    street: z.string().describe('Modelo de URL das ruas ({z}/{x}/{y}).'),
+    satellite: z.string().describe('Modelo de URL do satélite.'),
+    download: z.string().nullable().describe('Fonte do Download do Mapa; null: sem download offline.'),
+  })
+  .describe('Camadas de mapa.');
+
 export const getConfig = endpoint({
   method: 'GET',
   path: '/api/config',
@@ -44,3 +41,6 @@ export const getConfig = endpoint({
   allow: 'público',
   ok: { status: 200, description: 'A configuração.', answer: z.object({ tiles: tilesAnswer }) },
 });
+
+/** The map's tile URL templates ({z}/{x}/{y}). */
+export type TileConfig = z.output<typeof tilesAnswer>;
