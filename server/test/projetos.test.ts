@@ -2,12 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOW_TIE, zonaJson } from './support/fixtures.ts';
 import {
   createAdminCliente,
+  createProjeto,
   createTestContext,
   createUser,
   FORM,
   formBody,
   sample,
   type TestContext,
+  zonaId,
 } from './support/test-app.ts';
 
 interface Zona {
@@ -230,18 +232,14 @@ describe('/api/projeto', () => {
   });
 
   it('on edit keeps zone ids by label, and neither duplicates nor drops points technicians collected', async () => {
-    const projeto = (
-      await post({
-        nome: 'Edição',
-        cliente: clienteId,
-        fuso: '22',
-        fluxos: ['ip'],
-        kml: sample('zoneamento-curitiba.kml'),
-        arquivoIP: sample('pontos-ip.txt'),
-      })
-    ).json();
-    const centro = projeto.zonas.find((z: Zona) => z.label === 'Zona Centro');
-    const tecnico = await createUser(ctx.db, { roles: ['tecnico'], cliente: clienteId, zonas: [centro._id] });
+    const projeto = await createProjeto(ctx.app, admin, {
+      nome: 'Edição',
+      cliente: clienteId,
+      fluxos: ['ip'],
+      arquivoIP: sample('pontos-ip.txt'),
+    });
+    const centro = zonaId(projeto, 'Zona Centro');
+    const tecnico = await createUser(ctx.db, { roles: ['tecnico'], cliente: clienteId, zonas: [centro] });
     // A technician collected IP-001 in the field.
     await ctx.db.query(
       `UPDATE registros SET coletado = true, data_hora = now() WHERE projeto = $1 AND dados->>'idConcessionaria' = 'IP-001'`,
@@ -260,7 +258,7 @@ describe('/api/projeto', () => {
     expect(edited.statusCode, edited.body).toBe(200);
     const after = edited.json();
     expect(after.nome).toBe('Edição 2');
-    expect(after.zonas.find((z: Zona) => z.label === 'Zona Centro')._id).toBe(centro._id);
+    expect(after.zonas.find((z: Zona) => z.label === 'Zona Centro')._id).toBe(centro);
     const ids = after.pontosIP.map((p: { idConcessionaria: string }) => p.idConcessionaria).sort();
     expect(ids).toEqual(['IP-001', 'IP-002', 'IP-003', 'IP-004']);
     expect(
@@ -309,17 +307,13 @@ describe('/api/projeto', () => {
   });
 
   it("gives a technician's getByUser only the projects and zones assigned to them", async () => {
-    const projeto = (
-      await post({
-        nome: 'Para Técnico',
-        cliente: clienteId,
-        fuso: '22',
-        fluxos: ['hc', 'ip'],
-        kml: sample('zoneamento-curitiba.kml'),
-      })
-    ).json();
-    const [a, b] = projeto.zonas as Zona[];
-    const criar = await ctx.app.inject({
+    const projeto = await createProjeto(ctx.app, admin, {
+      nome: 'Para Técnico',
+      cliente: clienteId,
+      fluxos: ['hc', 'ip'],
+    });
+    const [a, b] = projeto.zonas;
+    const usuario = await ctx.app.inject({
       method: 'POST',
       url: '/api/user',
       headers: { cookie: admin },
@@ -334,7 +328,7 @@ describe('/api/projeto', () => {
         zonas: [a?._id, b?._id],
       },
     });
-    expect(criar.statusCode, criar.body).toBe(201);
+    expect(usuario.statusCode, usuario.body).toBe(201);
     const login = await ctx.app.inject({
       method: 'POST',
       url: '/api/auth/login',
