@@ -21,7 +21,9 @@ import {
 } from './support/files.ts';
 import { pontoBDGD, pontoIP } from './support/fixtures.ts';
 import {
+  createAdminCliente,
   createCliente,
+  createCookie,
   createProjeto,
   createSession,
   createTestContext,
@@ -608,8 +610,7 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
   beforeAll(async () => {
     ctx = await createTestContext();
     scratch = createScratch();
-    ({ cookie: admin } = await createSession(ctx.app, ctx.db, { roles: ['administrador'] }));
-    cliente = await createCliente(ctx.app, admin, 'Copel');
+    ({ admin, cliente } = await createAdminCliente(ctx.app, ctx.db, 'Copel'));
     const outroCliente = await createCliente(ctx.app, admin, 'Celesc');
     projeto = await createProjeto<ProjetoJson>(ctx.app, admin, {
       nome: 'Expansão Centro',
@@ -643,11 +644,8 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
     joao = tecnicos.joao.user;
     maria = tecnicos.maria.user;
     tecnicoCookie = tecnicos.joao.cookie;
-    ({ cookie: supervisor } = await createSession(ctx.app, ctx.db, { roles: ['supervisor'], cliente }));
-    ({ cookie: supervisorOutro } = await createSession(ctx.app, ctx.db, {
-      roles: ['supervisor'],
-      cliente: outroCliente,
-    }));
+    supervisor = await createCookie(ctx.app, ctx.db, { roles: ['supervisor'], cliente });
+    supervisorOutro = await createCookie(ctx.app, ctx.db, { roles: ['supervisor'], cliente: outroCliente });
 
     // Each record as the app uploads it; a preloaded point is collected under its own id.
     for (const envio of ENVIOS) {
