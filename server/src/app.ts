@@ -40,6 +40,7 @@ import { mapaRoutes } from './modules/mapa/routes.ts';
 import { PontosLive } from './live/pontos.ts';
 import { registroRoutes } from './modules/registros/routes.ts';
 import { importPendentesRoutes } from './modules/registros/import-pendentes.ts';
+import { PhotoSweeper } from './modules/registros/upload.ts';
 import { usuarioRoutes } from './modules/usuarios/routes.ts';
 import type { BlobStore } from './storage/blob-store.ts';
 
@@ -58,6 +59,11 @@ export interface AppOptions {
   blobs: BlobStore;
   /** Serve HTTPS directly (phones need a secure context for the service worker, GPS and camera). */
   https?: { key: Buffer; cert: Buffer };
+  /**
+   * How long a photo no row refers to waits before it is removed (PhotoSweeper): 0 in one process, as tests run;
+   * main.ts waits, as other processes on the same photo store may be about to commit a row referring to it.
+   */
+  photoSweepDelayMs?: number;
   /** Called for every route as it is added (the authorization sweep collects the route table with it). */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -168,8 +174,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(usuarioRoutes, { db, access });
   await app.register(auditoriaRoutes, { db, access });
   const live = new PontosLive(db, (error) => app.log.error({ err: error }, 'live notification failed'));
-  await app.register(registroRoutes, { db, access, blobs: options.blobs, live, callers });
-  await app.register(importPendentesRoutes, { db, access, blobs: options.blobs });
+  const sweeper = new PhotoSweeper(db, options.blobs, {
+    delayMs: options.photoSweepDelayMs ?? 0,
+    onError: (error) => app.log.error({ err: error }, 'photo sweep failed'),
+  });
+  app.addHook('onClose', async () => sweeper.close());
+  await app.register(registroRoutes, { db, access, blobs: options.blobs, live, callers, sweeper });
+  await app.register(importPendentesRoutes, { db, access, blobs: options.blobs, sweeper });
   await app.register(mapaRoutes, { db, access, live });
   await app.register(extratorRoutes, { db, access, blobs: options.blobs });
   await app.register(relatorioRoutes, { db, access });

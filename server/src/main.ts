@@ -17,6 +17,8 @@ import { S3BlobStore } from './storage/s3-blob-store.ts';
 const GRACE_MS = 5000;
 /** The process is gone by then whatever happens (orchestrators kill at 10 s). */
 const EXIT_MS = 9000;
+/** An unreferenced photo waits this long before removal: another process's request may be about to refer to it. */
+const PHOTO_SWEEP_DELAY_MS = 10 * 60 * 1000;
 
 const config = loadConfig();
 const workers = workerCount(process.env.WORKERS, config);
@@ -99,6 +101,7 @@ async function serve(worker: boolean): Promise<void> {
     ...(config.tls ? { https: config.tls } : {}),
     tiles: config.tiles,
     ...(config.tilesDir ? { tilesDir: config.tilesDir } : {}),
+    photoSweepDelayMs: PHOTO_SWEEP_DELAY_MS,
   });
 
   let closing = false;

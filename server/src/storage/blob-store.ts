@@ -22,6 +22,11 @@ export interface BlobStore {
   open(hash: string): Readable | undefined | Promise<Readable | undefined>;
   /** Deletes the bytes stored under hash (nothing when there are none); callers check no row refers to them. */
   remove(hash: string): Promise<void>;
+  /**
+   * When the bytes under hash were last stored (ms since the epoch), undefined when there are none or the store
+   * cannot say: the PhotoSweeper leaves alone a photo stored again after the request that stored it ended.
+   */
+  modifiedAt?(hash: string): Promise<number | undefined>;
   /** Rejects when the store cannot take photos now (GET /api/health); a store without it is taken as answering. */
   check?(): Promise<void>;
 }
@@ -63,6 +68,13 @@ export class LocalBlobStore implements BlobStore {
   async remove(hash: string): Promise<void> {
     if (!/^[0-9a-f]{64}$/.test(hash)) return;
     await fs.promises.rm(this.pathOf(hash), { force: true });
+  }
+
+  /** A store renames a new file onto the name, so the file's time is the last store's. */
+  async modifiedAt(hash: string): Promise<number | undefined> {
+    if (!/^[0-9a-f]{64}$/.test(hash)) return undefined;
+    const stat = await fs.promises.stat(this.pathOf(hash)).catch(() => undefined);
+    return stat?.mtimeMs;
   }
 }
 

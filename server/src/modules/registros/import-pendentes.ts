@@ -23,7 +23,7 @@ import { recordAuditoria } from '../auditoria/queries.ts';
 import { findUserByLogin } from '../usuarios/queries.ts';
 import { saveColeta } from './coleta.ts';
 import { getProjetoZonas, type NewFoto } from './queries.ts';
-import { FOTO_GRANDE_DEMAIS, MAX_PHOTO_BYTES, PhotoSweeper } from './upload.ts';
+import { FOTO_GRANDE_DEMAIS, MAX_PHOTO_BYTES, type PhotoSweeper } from './upload.ts';
 
 /** A day of a crew's photos, stored uncompressed in the zip. */
 const MAX_ZIP_BYTES = 300 * 1024 * 1024;
@@ -73,10 +73,8 @@ function readManifest(zip: Uint8Array): PendentesManifest {
 
 export async function importPendentesRoutes(
   app: FastifyInstance,
-  { db, access, blobs }: { db: Database; access: Access; blobs: BlobStore },
+  { db, access, blobs, sweeper }: { db: Database; access: Access; blobs: BlobStore; sweeper: PhotoSweeper },
 ) {
-  const sweeper = new PhotoSweeper(db, blobs);
-
   /** One record as an upload of the sync: refused records are reported, never stop the others. */
   async function importOne(
     zip: Uint8Array,

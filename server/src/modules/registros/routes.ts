@@ -28,7 +28,7 @@ import {
   listRegistrosByZona,
   type RegistroRow,
 } from './queries.ts';
-import { heldPhotos, PhotoSweeper, readUpload } from './upload.ts';
+import { heldPhotos, type PhotoSweeper, readUpload } from './upload.ts';
 
 function fotoUrls(row: RegistroRow): string[] {
   return row.fotos.map((slot) => `/api/fotos/${row.id}/${slot}`);
@@ -98,10 +98,16 @@ export async function registroRoutes(
     blobs,
     live,
     callers,
-  }: { db: Database; access: Access; blobs: BlobStore; live: PontosLive; callers: Callers },
+    sweeper,
+  }: {
+    db: Database;
+    access: Access;
+    blobs: BlobStore;
+    live: PontosLive;
+    callers: Callers;
+    sweeper: PhotoSweeper;
+  },
 ) {
-  const sweeper = new PhotoSweeper(db, blobs);
-
   /**
    * Tells the open supervisor maps (any server process) that a point was stored or changed. Not waited for by the
    * upload's answer: the notifications go out in batches (live/pontos.ts).

@@ -187,13 +187,20 @@ async function addHeld<Admitted>(
  * Removes photo files that requests stored but no `fotos` row refers to once they end (a failed request, a
  * replay whose photos were already there). A file another request in flight has stored is left alone: identical
  * photos share one file, and that request may be about to commit a row referring to it.
+ *
+ * This process knows its own requests in flight; another process's (a cluster's workers, servers behind a load
+ * balancer) it cannot. With `delayMs` the removal waits that long and then leaves a file alone if a row refers to
+ * it by then or if it was stored again since the request ended (a store renames a new file onto it, so its
+ * modification time moves on): a request of another process that stored it has had `delayMs` to commit.
  */
 export class PhotoSweeper {
   private readonly inFlight = new Map<string, number>();
+  private readonly later = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly db: Queryable,
     private readonly blobs: BlobStore,
+    private readonly options: { delayMs?: number; onError?: (error: unknown) => void } = {},
   ) {}
 
   /**
@@ -219,11 +226,40 @@ export class PhotoSweeper {
         }
         if (allReferenced) return;
         const free = [...new Set(hashes)].filter((hash) => !this.inFlight.has(hash));
-        const referenced = await referencedHashes(this.db, free);
-        for (const hash of free) {
-          if (!referenced.has(hash) && !this.inFlight.has(hash)) await this.blobs.remove(hash);
+        if (free.length === 0) return;
+        const { delayMs = 0 } = this.options;
+        if (delayMs === 0) {
+          await this.remove(free, undefined);
+          return;
         }
+        const ended = Date.now();
+        const timer = setTimeout(() => {
+          this.later.delete(timer);
+          this.remove(free, ended).catch((error: unknown) => this.options.onError?.(error));
+        }, delayMs);
+        timer.unref();
+        this.later.add(timer);
       },
     };
+  }
+
+  /** Drops the removals still waiting (the server is closing): those files stay, unreferenced. */
+  close(): void {
+    for (const timer of this.later) clearTimeout(timer);
+    this.later.clear();
+  }
+
+  /** Removes those of `hashes` no row refers to, nobody here holds, and (with `ended`) nobody stored since. */
+  private async remove(hashes: string[], ended: number | undefined): Promise<void> {
+    const candidates = hashes.filter((hash) => !this.inFlight.has(hash));
+    const referenced = await referencedHashes(this.db, candidates);
+    for (const hash of candidates) {
+      if (referenced.has(hash) || this.inFlight.has(hash)) continue;
+      if (ended !== undefined) {
+        const modified = await this.blobs.modifiedAt?.(hash);
+        if (modified !== undefined && modified >= ended) continue;
+      }
+      await this.blobs.remove(hash);
+    }
   }
 }
