@@ -87,18 +87,21 @@ export async function listPreloadedPontos(db: Queryable, projetoId: string): Pro
   );
 }
 
+/** A project's columns in the order insertProjeto and updateProjeto write them. */
+const projetoValues = (input: ProjetoInput) => [
+  input.nome,
+  input.cliente,
+  input.fluxos,
+  input.fuso ?? null,
+  input.disponivelInterpres,
+  input.limiteDownload ?? null,
+];
+
 export async function insertProjeto(tx: Queryable, input: ProjetoInput): Promise<string> {
   const rows = await tx.query<{ id: string }>(
     `INSERT INTO projetos (nome, cliente, fluxos, fuso, disponivel_interpres, limite_download)
      VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-    [
-      input.nome,
-      input.cliente,
-      input.fluxos,
-      input.fuso ?? null,
-      input.disponivelInterpres,
-      input.limiteDownload ?? null,
-    ],
+    projetoValues(input),
   );
   const row = rows[0];
   if (!row) throw new Error('INSERT ... RETURNING gave no row');
@@ -110,15 +113,7 @@ export async function updateProjeto(tx: Queryable, id: string, input: ProjetoInp
     `UPDATE projetos SET nome = $2, cliente = $3, fluxos = $4, fuso = $5, disponivel_interpres = $6,
        limite_download = $7
      WHERE id = $1 RETURNING id`,
-    [
-      id,
-      input.nome,
-      input.cliente,
-      input.fluxos,
-      input.fuso ?? null,
-      input.disponivelInterpres,
-      input.limiteDownload ?? null,
-    ],
+    [id, ...projetoValues(input)],
   );
   return rows.length > 0;
 }

@@ -233,27 +233,27 @@ export async function getRegistro(db: Queryable, id: string): Promise<RegistroRo
   return (await db.query<RegistroRow>(`${SELECT} WHERE r.id = $1`, [id]))[0];
 }
 
-// Competing collections are listed under their point (listColetas), never as records of their own.
-export async function listRegistrosByZona(
-  db: Queryable,
-  fluxo: string,
-  zona: string,
-): Promise<RegistroRow[]> {
+/**
+ * A flow's records of a zone or of a project, in collection order. Competing collections are listed under their
+ * point (listColetas), never as records of their own.
+ */
+function listRegistrosOf(db: Queryable, by: 'zona' | 'projeto', id: string, fluxo: string) {
   return db.query<RegistroRow>(
-    `${SELECT} WHERE r.zona = $1 AND r.fluxo = $2 AND r.conflito_de IS NULL ORDER BY r.data_hora, r.id`,
-    [zona, fluxo],
+    `${SELECT} WHERE r.${by} = $1 AND r.fluxo = $2 AND r.conflito_de IS NULL ORDER BY r.data_hora, r.id`,
+    [id, fluxo],
   );
 }
 
-export async function listRegistrosByProjeto(
+export function listRegistrosByZona(db: Queryable, fluxo: string, zona: string): Promise<RegistroRow[]> {
+  return listRegistrosOf(db, 'zona', zona, fluxo);
+}
+
+export function listRegistrosByProjeto(
   db: Queryable,
   fluxo: string,
   projeto: string,
 ): Promise<RegistroRow[]> {
-  return db.query<RegistroRow>(
-    `${SELECT} WHERE r.projeto = $1 AND r.fluxo = $2 AND r.conflito_de IS NULL ORDER BY r.data_hora, r.id`,
-    [projeto, fluxo],
-  );
+  return listRegistrosOf(db, 'projeto', projeto, fluxo);
 }
 
 /** A flow's collected records of a project between two local days, both inclusive (getByData, getByPeriodo). */
