@@ -45,17 +45,31 @@ export class LocalBlobStore implements BlobStore {
     return path.join(this.root, hash.slice(0, 2), hash);
   }
 
+  /** The hash-prefix folders known to exist, so an upload does not ask the file system again (issue 22). */
+  private readonly folders = new Set<string>();
+
   async putImage(stream: Readable): Promise<StoredBlob> {
     const tmp = path.join(this.root, 'tmp', crypto.randomUUID());
+    let moved = false;
     try {
       const blob = await receiveImage(stream, tmp);
       const target = this.pathOf(blob.hash);
-      fs.mkdirSync(path.dirname(target), { recursive: true });
+      const folder = path.dirname(target);
+      if (!this.folders.has(folder)) {
+        await fs.promises.mkdir(folder, { recursive: true });
+        this.folders.add(folder);
+      }
       // Same bytes, same name: a replay or a duplicate photo just lands on the file already there.
-      fs.renameSync(tmp, target);
+      await fs.promises.rename(tmp, target).catch(async (error: unknown) => {
+        // The folder was removed behind our back (an operator, a test): make it again, once.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        await fs.promises.mkdir(folder, { recursive: true });
+        await fs.promises.rename(tmp, target);
+      });
+      moved = true;
       return blob;
     } finally {
-      fs.rmSync(tmp, { force: true });
+      if (!moved) await fs.promises.rm(tmp, { force: true });
     }
   }
 
