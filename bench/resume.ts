@@ -2,16 +2,11 @@
 // resumed, against one clean sync. The device is the app's real sync engine (web/src/offline/sync.ts, Dexie in
 // fake-indexeddb, HttpSyncTransport); between it and the real server (buildApp, PGlite, real HTTP) a TCP proxy
 // counts every byte the device sends (request lines, headers, multipart framing, photos) and makes the cut.
-import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { unidadeFlow } from '@novus/domain/flows/unidade';
-import { openPglite } from '../server/src/db/database.ts';
 import type { HttpSyncTransport } from '../web/src/api/sync-transport.ts';
 import type { SyncTransport } from '../web/src/offline/sync.ts';
-import { benchAppWithAdmin } from './support.ts';
-import { benchBackOffice, benchDevice } from './sync-device.ts';
+import { benchDevice, syncBenchServer } from './sync-device.ts';
 
 const RECORDS = Number(process.env.RESUME_RECORDS ?? 200);
 const PHOTOS_PER_RECORD = 3;
@@ -87,12 +82,8 @@ class CountingProxy {
   }
 }
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'novus-bench-resume-'));
-const db = await openPglite({});
-const { app, login } = await benchAppWithAdmin(db, path.join(dir, 'fotos'), 'resume');
-await app.listen({ port: 0, host: '127.0.0.1' });
-const proxy = new CountingProxy((app.server.address() as net.AddressInfo).port);
-const backOffice = await benchBackOffice(app, login, `http://127.0.0.1:${await proxy.listen()}`, 'Retomada');
+const bench = await syncBenchServer('resume', 'Retomada', (port) => new CountingProxy(port));
+const { proxy, backOffice, stored } = bench;
 
 /** A device with its own project and RECORDS units of three unique photos each, pending. */
 function device(name: string, { oldClient = false } = {}) {
@@ -113,15 +104,6 @@ function withoutResumableSync(http: HttpSyncTransport): SyncTransport {
     getByProjeto: (flow, p) => http.getByProjeto(flow, p),
     log: (message, extras) => http.log(message, extras),
   };
-}
-
-async function stored(projeto: string) {
-  const rows = await db.query<{ registros: number; fotos: number }>(
-    `SELECT count(DISTINCT r.id)::int AS registros, count(f.hash)::int AS fotos
-     FROM registros r LEFT JOIN fotos f ON f.registro = r.id WHERE r.projeto = $1`,
-    [projeto],
-  );
-  return rows[0] ?? { registros: 0, fotos: 0 };
 }
 
 async function syncBytes(run: () => Promise<unknown>): Promise<number> {
@@ -173,8 +155,5 @@ console.table(
 const worst = Math.max(...rows.filter((row) => !row.scenario.includes('without')).map((row) => row.ratio));
 console.log(`resumed / clean, worst of the cuts: ${worst.toFixed(3)}x (target <= 1.1x)`);
 
-proxy.close();
-await app.close();
-await db.close();
-fs.rmSync(dir, { recursive: true, force: true });
+await bench.close();
 if (worst > 1.1) process.exitCode = 1;

@@ -1,16 +1,20 @@
-// The device of the sync benches (resume.ts, sync-link.ts): the app's own sync engine (web/src/offline/sync.ts,
-// Dexie on fake-indexeddb, HttpSyncTransport) with its own project on the bench's server and pending units of
-// unique photos, talking real HTTP to `base` (the bench's proxy in front of the server).
+// The server and the device of the sync benches (resume.ts, sync-link.ts): the server is buildApp on a fresh PGlite
+// behind the bench's proxy; the device is the app's own sync engine (web/src/offline/sync.ts, Dexie on
+// fake-indexeddb, HttpSyncTransport) with its own project and pending units of unique photos, over real HTTP.
 import 'fake-indexeddb/auto';
 import fs from 'node:fs';
+import type net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { FLOWS } from '@novus/domain/flows/registry';
 import { unidadeFlow } from '@novus/domain/flows/unidade';
+import { openPglite } from '../server/src/db/database.ts';
 import { fakeJpeg } from '../server/test/support/multipart.ts';
 import { HttpSyncTransport } from '../web/src/api/sync-transport.ts';
 import { NovusDatabase } from '../web/src/offline/db.ts';
 import { RecordStore } from '../web/src/offline/records.ts';
 import { SyncEngine, type SyncTransport } from '../web/src/offline/sync.ts';
-import { BENCH_PASSWORD, type buildBenchApp } from './support.ts';
+import { BENCH_PASSWORD, benchAppWithAdmin, type buildBenchApp } from './support.ts';
 
 type BenchApp = Awaited<ReturnType<typeof buildBenchApp>>;
 
@@ -23,7 +27,7 @@ export interface BenchBackOffice {
   base: string;
 }
 
-export async function benchBackOffice(
+async function benchBackOffice(
   app: BenchApp,
   login: string,
   base: string,
@@ -39,6 +43,48 @@ export async function benchBackOffice(
     await app.inject({ method: 'POST', url: '/api/cliente', headers: { cookie }, payload: { nome } })
   ).json()._id as string;
   return { app, cookie, cliente, base };
+}
+
+/** What a sync bench puts between the devices and the server. */
+export interface BenchProxy {
+  listen(): Promise<number>;
+  close(): void;
+}
+
+/**
+ * The server on a fresh PGlite (photos in a temporary folder), listening, behind the bench's proxy (made for the
+ * server's port), with the administrador's session and a client `nome`.
+ */
+export async function syncBenchServer<P extends BenchProxy>(
+  name: string,
+  nome: string,
+  proxyTo: (port: number) => P,
+) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `novus-bench-${name}-`));
+  const db = await openPglite({});
+  const { app, login } = await benchAppWithAdmin(db, path.join(dir, 'fotos'), name);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const proxy = proxyTo((app.server.address() as net.AddressInfo).port);
+  const backOffice = await benchBackOffice(app, login, `http://127.0.0.1:${await proxy.listen()}`, nome);
+  return {
+    proxy,
+    backOffice,
+    /** The project's records on the server and their photos. */
+    async stored(projeto: string) {
+      const rows = await db.query<{ registros: number; fotos: number }>(
+        `SELECT count(DISTINCT r.id)::int AS registros, count(f.hash)::int AS fotos
+         FROM registros r LEFT JOIN fotos f ON f.registro = r.id WHERE r.projeto = $1`,
+        [projeto],
+      );
+      return rows[0] ?? { registros: 0, fotos: 0 };
+    },
+    async close() {
+      proxy.close();
+      await app.close();
+      await db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 export interface BenchDeviceOptions {

@@ -4,14 +4,9 @@
 // bucket shared by every connection) and 100 ms of round trip (50 ms added each way to every chunk, in order).
 // It prints the bytes sent, the link's physical limit for them, and the sync's time with 1 and with 3 uploads in
 // flight, in seconds and as a multiple of that limit.
-import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { unidadeFlow } from '@novus/domain/flows/unidade';
-import { openPglite } from '../server/src/db/database.ts';
-import { benchAppWithAdmin } from './support.ts';
-import { benchBackOffice, benchDevice } from './sync-device.ts';
+import { benchDevice, syncBenchServer } from './sync-device.ts';
 
 const RECORDS = Number(process.env.SYNC_LINK_RECORDS ?? 200);
 const PHOTOS_PER_RECORD = 3;
@@ -135,21 +130,8 @@ class ShapedLink {
   }
 }
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'novus-bench-sync-link-'));
-const db = await openPglite({});
-const { app, login } = await benchAppWithAdmin(db, path.join(dir, 'fotos'), 'sync-link');
-await app.listen({ port: 0, host: '127.0.0.1' });
-const link = new ShapedLink((app.server.address() as net.AddressInfo).port);
-const backOffice = await benchBackOffice(app, login, `http://127.0.0.1:${await link.listen()}`, 'Enlace');
-
-async function stored(projeto: string) {
-  const rows = await db.query<{ registros: number; fotos: number }>(
-    `SELECT count(DISTINCT r.id)::int AS registros, count(f.hash)::int AS fotos
-     FROM registros r LEFT JOIN fotos f ON f.registro = r.id WHERE r.projeto = $1`,
-    [projeto],
-  );
-  return rows[0] ?? { registros: 0, fotos: 0 };
-}
+const bench = await syncBenchServer('sync-link', 'Enlace', (port) => new ShapedLink(port));
+const { proxy: link, backOffice, stored } = bench;
 
 const rows: { concurrency: number; sent: number; limit: number; seconds: number }[] = [];
 for (const concurrency of CONCURRENCIES) {
@@ -196,8 +178,5 @@ console.log(
   `concurrency ${last?.concurrency}: ${ratio.toFixed(3)}x the physical limit (target <= ${TARGET}x)`,
 );
 
-link.close();
-await app.close();
-await db.close();
-fs.rmSync(dir, { recursive: true, force: true });
+await bench.close();
 if (ratio > TARGET) process.exitCode = 1;
