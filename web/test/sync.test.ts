@@ -895,29 +895,20 @@ describe('SyncEngine with uploads in flight at once', () => {
 
   /** Units then poles, oldest first: their ids in the order the sync sends them. */
   async function collect(units: number, poles = 0, fotos = 0): Promise<{ units: string[]; poles: string[] }> {
+    const add = async (flow: FlowDefinition, dados: Record<string, unknown>, photos: Blob[]) => {
+      clock += 1000;
+      const coordenadas = { lat: -25.435, lng: -49.275 };
+      return (
+        await records.add(flow, { projeto: PROJETO.id, dataHora: clock, coordenadas, fotos: photos, dados })
+      ).id;
+    };
     const made = { units: [] as string[], poles: [] as string[] };
     for (let i = 0; i < units; i += 1) {
-      clock += 1000;
-      const record = await records.add(unidadeFlow, {
-        projeto: PROJETO.id,
-        dataHora: clock,
-        coordenadas: { lat: -25.435, lng: -49.275 },
-        fotos: Array.from({ length: fotos }, (_, slot) => photo(i * 10 + slot)),
-        dados: { tipoUnidade: 'SDU', numero: String(i) },
-      });
-      made.units.push(record.id);
+      const photos = Array.from({ length: fotos }, (_, slot) => photo(i * 10 + slot));
+      made.units.push(await add(unidadeFlow, { tipoUnidade: 'SDU', numero: String(i) }, photos));
     }
-    for (let i = 0; i < poles; i += 1) {
-      clock += 1000;
-      const record = await records.add(posteFlow, {
-        projeto: PROJETO.id,
-        dataHora: clock,
-        coordenadas: { lat: -25.436, lng: -49.276 },
-        fotos: [],
-        dados: { tipo: 'CONCRETO DUPLO T' },
-      });
-      made.poles.push(record.id);
-    }
+    for (let i = 0; i < poles; i += 1)
+      made.poles.push(await add(posteFlow, { tipo: 'CONCRETO DUPLO T' }, []));
     return made;
   }
 
