@@ -5,6 +5,7 @@
 // one worker (an embedded database is one process's), and says so: not the figure of record.
 //   INGEST_RECORDS=1500   records at concurrency 8 (a fifth of it at concurrency 1)
 //   INGEST_WORKERS=1,2    the worker counts to compare
+//   INGEST_SERVER_ROOT    another checkout whose server to measure (an older build, runs alternated with this one)
 import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -106,7 +107,7 @@ async function startServer(env: NodeJS.ProcessEnv, port: number): Promise<ChildP
   // INGEST_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the server (DEVELOPERS.md: profile, don't guess).
   const nodeArgs = (process.env.INGEST_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/src/main.ts'], {
-    cwd: ROOT,
+    cwd: process.env.INGEST_SERVER_ROOT ?? ROOT,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -158,7 +159,11 @@ async function prepare(origin: string): Promise<{ cookie: string; projeto: strin
 async function database(): Promise<{ env: NodeJS.ProcessEnv; drop: () => Promise<void>; engine: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'novus-ingest-'));
   const url = process.env.DATABASE_URL;
-  const base = { DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, AUTH_SECRET: 'bench-ingest-secret-0123456789abcdef' };
+  const base = {
+    DATA_DIR: dataDir,
+    ADMIN_PASSWORD: PASSWORD,
+    AUTH_SECRET: 'bench-ingest-secret-0123456789abcdef',
+  };
   if (!url) {
     return {
       env: { ...base, DATABASE_URL: '' },

@@ -40,7 +40,9 @@ export async function benchAppWithAdmin(db: Database, blobDir: string, name: str
 /** Runs `script` (an ES module's text) in a separate Node process with `args`; resolves with its stdout. */
 export function runClientProcess(script: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script, ...args], {
+    // BENCH_CLIENT_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the client.
+    const nodeArgs = (process.env.BENCH_CLIENT_ARGS ?? '').split(' ').filter(Boolean);
+    const child = spawn(process.execPath, [...nodeArgs, '--input-type=module', '-e', script, ...args], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
