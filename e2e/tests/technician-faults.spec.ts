@@ -74,29 +74,43 @@ test('the tab closed in the middle of a sync and opened again: each record once,
   expect(held.map((unidade) => [unidade.numero, unidade.hashes.length])).toEqual(numeros.map((n) => [n, 2]));
   await expectAccessible(page, 'home com pendentes');
 
-  // Online, a slow link: the first record goes through, the second reaches the server but its answer is held,
-  // and the tab is closed right then; the other two were never sent.
+  // Online, a slow link. The phone sends three uploads at once: 1001 goes through, 1002 reaches the server but its
+  // answer is held, 1003 is held on the way; once 1001 is confirmed the phone sends 1004. 1003 and 1004 are then
+  // dropped on the way (a request held when the tab closes is let go by the browser and would reach the server),
+  // and the tab is closed while 1002's answer is still awaited.
   await context.setOffline(false);
-  let posts = 0;
+  const posted: string[] = [];
+  const dropped: string[] = [];
   let secondStored!: () => void;
   const secondStoredOnServer = new Promise<void>((resolve) => (secondStored = resolve));
+  let lastSent!: () => void;
+  const lastPosted = new Promise<void>((resolve) => (lastSent = resolve));
+  let tabGone!: () => void;
+  const tabClosed = new Promise<void>((resolve) => (tabGone = resolve));
   await context.route('**/api/unidade', async (route: Route) => {
     if (route.request().method() !== 'POST') return route.fallback();
-    posts += 1;
-    if (posts === 1) return route.fallback();
-    if (posts === 2) {
+    const body = route.request().postDataBuffer()?.toString('latin1') ?? '';
+    const numero = /name="numero"\r\n\r\n(\d+)/.exec(body)?.[1] ?? '?';
+    posted.push(numero);
+    if (numero === '1001') return route.fallback();
+    if (numero === '1002') {
       await route.fetch();
       secondStored();
+      await tabClosed; // its answer never reaches the phone
+      return route.abort('timedout').catch(() => undefined);
     }
-    // held until the tab is gone
-    await new Promise((resolve) => setTimeout(resolve, 30_000));
-    await route.abort('timedout').catch(() => undefined);
+    if (numero === '1004') lastSent();
+    await lastPosted;
+    await route.abort('timedout');
+    dropped.push(numero);
   });
   await home.sync();
-  await secondStoredOnServer;
+  await Promise.all([secondStoredOnServer, lastPosted]);
+  await expect.poll(() => dropped.length).toBe(2);
   await page.close();
-  await context.unrouteAll({ behavior: 'ignoreErrors' });
-  expect(posts).toBe(2);
+  tabGone();
+  await context.unrouteAll({ behavior: 'wait' });
+  expect([...posted].sort()).toEqual(numeros);
   // the server holds the first two (the second one's answer never reached the phone), and nothing else yet
   await expectOnServerOnce(world.admin, world.projetoNome, held.slice(0, 2));
   expect(
