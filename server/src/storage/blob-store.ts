@@ -3,8 +3,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import { ImageCheck } from './image-check.ts';
 
 export { NotAnImageError } from './image-check.ts';
@@ -92,23 +91,44 @@ export class LocalBlobStore implements BlobStore {
   }
 }
 
+/** Chunks held before they are written together: a photo of the field (150 KB–1 MB) is one write, not a dozen. */
+const WRITE_BATCH_BYTES = 1024 * 1024;
+
 /**
  * Writes a stream to the file tmp, hashing it and checking it is a whole photo (ImageCheck) on the way; rejects
- * with NotAnImageError when it is not. The caller moves the file to where it belongs, and removes tmp.
+ * with NotAnImageError when it is not. The caller moves the file to where it belongs, and removes tmp. At most
+ * WRITE_BATCH_BYTES are held at a time: the bytes go to the file in batches as they arrive, never held whole.
  */
 export async function receiveImage(stream: Readable, tmp: string): Promise<StoredBlob> {
   const hasher = crypto.createHash('sha256');
   const check = new ImageCheck();
   let size = 0;
-  const tap = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
+  const file = await fs.promises.open(tmp, 'w');
+  try {
+    let batch: Buffer[] = [];
+    let batched = 0;
+    const flush = async () => {
+      if (batched === 0) return;
+      const chunks = batch;
+      const length = batched;
+      batch = [];
+      batched = 0;
+      const { bytesWritten } = await file.writev(chunks);
+      // A short write (the disk filling up, say) is finished or fails, never left with a hole.
+      if (bytesWritten < length) await file.write(Buffer.concat(chunks).subarray(bytesWritten));
+    };
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
       check.update(chunk);
       hasher.update(chunk);
       size += chunk.length;
-      done(null, chunk);
-    },
-  });
-  await pipeline(stream, tap, fs.createWriteStream(tmp));
+      batch.push(chunk);
+      batched += chunk.length;
+      if (batched >= WRITE_BATCH_BYTES) await flush();
+    }
+    await flush();
+  } finally {
+    await file.close();
+  }
   const { mediaType } = check.result();
   return { hash: hasher.digest('hex'), size, mediaType };
 }
