@@ -10,6 +10,8 @@ export const MAX_PHOTO_PIXELS = 64_000_000;
 /** Enough for the markers before a JPEG's image data (EXIF with its thumbnail, XMP) and any other format's header. */
 const HEAD_BYTES = 1024 * 1024;
 const TAIL_BYTES = 16;
+/** Enough of the start to tell the formats apart (sniffImage). */
+const SNIFF_BYTES = 64;
 
 const JPEG_EOI = Buffer.from([0xff, 0xd9]);
 const PNG_IEND = Buffer.from([0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
@@ -44,7 +46,6 @@ export class ImageCheck {
   /** The first HEAD_BYTES, as the chunks came (joined once, when asked): no copy per chunk. */
   private headChunks: Buffer[] = [];
   private headLength = 0;
-  private joinedHead: Buffer | undefined;
   private tail = Buffer.alloc(0);
   private size = 0;
   /** Absolute offset of the last FF D9 seen. */
@@ -55,7 +56,6 @@ export class ImageCheck {
       const part = chunk.subarray(0, HEAD_BYTES - this.headLength);
       this.headChunks.push(part);
       this.headLength += part.length;
-      this.joinedHead = undefined;
     }
     const at = chunk.lastIndexOf(JPEG_EOI);
     if (at >= 0) this.lastEoi = this.size + at;
@@ -68,22 +68,44 @@ export class ImageCheck {
     this.size += chunk.length;
   }
 
-  private get head(): Buffer {
-    this.joinedHead ??= Buffer.concat(this.headChunks, this.headLength);
-    return this.joinedHead;
+  /** The first `n` bytes of the head, joined (a JPEG's up to its image data, not the whole photo). */
+  private prefix(n: number): Buffer {
+    const length = Math.min(n, this.headLength);
+    const parts: Buffer[] = [];
+    let taken = 0;
+    for (const chunk of this.headChunks) {
+      if (taken >= length) break;
+      const part = chunk.subarray(0, length - taken);
+      parts.push(part);
+      taken += part.length;
+    }
+    return parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, length);
+  }
+
+  /** The head's byte at `offset`, read across its chunks; undefined past it. */
+  private byteAt(offset: number): number | undefined {
+    let start = 0;
+    for (const chunk of this.headChunks) {
+      if (offset < start + chunk.length) return chunk[offset - start];
+      start += chunk.length;
+    }
+    return undefined;
   }
 
   /** The checked image, or NotAnImageError saying what is wrong. */
   result(): CheckedImage {
-    const mediaType = sniffImage(this.head);
+    const mediaType = sniffImage(this.prefix(SNIFF_BYTES));
     if (!mediaType) throw new NotAnImageError('O arquivo enviado não é uma imagem.');
-    if (!this.whole(mediaType)) {
+    // A JPEG's size is in its frame header, before its image data: only that much is joined.
+    const sos = mediaType === 'image/jpeg' ? jpegImageDataStart((offset) => this.byteAt(offset)) : -1;
+    const head = this.prefix(mediaType === 'image/jpeg' ? sos + 4 : HEAD_BYTES);
+    if (!this.whole(mediaType, head, sos)) {
       throw new NotAnImageError('A foto está incompleta ou corrompida: tire ou envie a foto de novo.');
     }
     let width: number;
     let height: number;
     try {
-      ({ width, height } = imageSize(this.head));
+      ({ width, height } = imageSize(head));
     } catch {
       throw new NotAnImageError('A foto está incompleta ou corrompida: tire ou envie a foto de novo.');
     }
@@ -96,18 +118,16 @@ export class ImageCheck {
   }
 
   /** Whether the format's end is there. HEIC is taken as it comes (its boxes are not walked). */
-  private whole(mediaType: string): boolean {
+  private whole(mediaType: string, head: Buffer, sos: number): boolean {
     switch (mediaType) {
-      case 'image/jpeg': {
+      case 'image/jpeg':
         // The image data starts at the first SOS marker; its end-of-image marker must come after it (an EXIF
         // thumbnail's own FF D9 lies before it; nothing but an end of image is FF D9 inside the image data).
-        const sos = jpegImageDataStart(this.head);
         return sos >= 0 && this.lastEoi > sos;
-      }
       case 'image/png':
         return this.tail.subarray(-PNG_IEND.length).equals(PNG_IEND);
       case 'image/webp':
-        return this.head.length >= 8 && this.head.readUInt32LE(4) + 8 === this.size;
+        return head.length >= 8 && head.readUInt32LE(4) + 8 === this.size;
       case 'image/gif':
         return this.tail.at(-1) === 0x3b;
       default:
@@ -116,18 +136,21 @@ export class ImageCheck {
   }
 }
 
-/** Offset of a JPEG's first SOS marker, walking its segments from the start; -1 when the head does not reach it. */
-function jpegImageDataStart(head: Buffer): number {
+/**
+ * Offset of a JPEG's first SOS marker, walking its segments from the start through `at` (a byte of the head, or
+ * undefined past it); -1 when the head does not reach it.
+ */
+function jpegImageDataStart(at: (offset: number) => number | undefined): number {
   let offset = 2;
-  while (offset + 4 <= head.length) {
-    if (head[offset] !== 0xff) return -1;
-    const marker = head[offset + 1] ?? 0;
+  for (;;) {
+    const [ff, marker, high, low] = [at(offset), at(offset + 1), at(offset + 2), at(offset + 3)];
+    if (ff === undefined || marker === undefined || high === undefined || low === undefined) return -1;
+    if (ff !== 0xff) return -1;
     if (marker === 0xff) {
       offset += 1; // fill byte
       continue;
     }
     if (marker === 0xda) return offset;
-    offset += 2 + head.readUInt16BE(offset + 2);
+    offset += 2 + ((high << 8) | low);
   }
-  return -1;
 }
