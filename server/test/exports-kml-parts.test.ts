@@ -47,7 +47,7 @@ describe('a KML in parts', () => {
         { projeto, fluxos: ['hc'] },
         { nome: kml.nome, estilo: 's-hc', origin: 'http://novus.test' },
       );
-      const layers = [{ label: kml.label, cor: kml.cor, estilo: 's-hc', query }];
+      const layers = [{ label: kml.label, cor: unidades.map.color, estilo: 's-hc', query }];
       const chunks: Buffer[] = [];
       for await (const chunk of kmlStream(ctx.db, 'Partes', layers, parte)) {
         chunks.push(Buffer.from(chunk as Buffer));

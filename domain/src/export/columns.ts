@@ -36,11 +36,9 @@ export type CsvExport = {
   label: string;
 } & ({ kind: 'registros'; colunas: readonly Coluna[]; porTecnico: boolean } | { kind: 'producao' });
 
-/** How a flow's records are drawn in KML: the layer's name and colour (the supervisor map's), and a zip. */
+/** How a flow's records are drawn in KML: the layer's name (its colour is the map's, `FlowDefinition.map`), and a zip. */
 export interface KmlExport {
   label: string;
-  /** #rrggbb */
-  cor: string;
   /** Placemark name. */
   nome: Valor;
   /** Served as a zip holding the KML and the CSV, named after the project (SPEC.md 2: the BDGD zip). */

@@ -88,7 +88,7 @@ export const arvoreFlow = {
       registrosCsv('vegetacao', 'Vegetação (coleta)', COLUNAS_ARVORE),
       producaoCsv('vegetacao-producao', 'Vegetação (produção)'),
     ],
-    kml: { label: 'Vegetação', cor: '#1b5e20', nome: { campo: 'fenotipo' }, zip: false },
+    kml: { label: 'Vegetação', nome: { campo: 'fenotipo' }, zip: false },
     colunas: COLUNAS_ARVORE,
   },
   dados: arvoreDadosSchema,

@@ -93,7 +93,7 @@ export const bdgdFlow = {
   },
   exports: {
     csv: [registrosCsv('bdgd', 'BDGD', COLUNAS_BDGD)],
-    kml: { label: 'BDGD', cor: '#00bcd4', nome: { campo: 'sequencial' }, zip: true },
+    kml: { label: 'BDGD', nome: { campo: 'sequencial' }, zip: true },
     colunas: COLUNAS_BDGD,
   },
   dados: bdgdDadosSchema,

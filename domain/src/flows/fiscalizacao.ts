@@ -138,7 +138,7 @@ export const fiscalizacaoFlow = {
   },
   exports: {
     csv: [registrosCsv('fiscalizacao', 'Fiscalização', COLUNAS_FISCALIZACAO)],
-    kml: { label: 'Fiscalização', cor: '#0d47a1', nome: { campo: 'placa' }, zip: false },
+    kml: { label: 'Fiscalização', nome: { campo: 'placa' }, zip: false },
     colunas: COLUNAS_FISCALIZACAO,
   },
   dados: fiscalizacaoDadosSchema,

@@ -50,7 +50,7 @@ export const grupoAFlow = {
   },
   exports: {
     csv: [registrosCsv('grupo-a', 'Grupo A', COLUNAS_GRUPO_A)],
-    kml: { label: 'Grupo A', cor: '#6a1b9a', nome: { campo: 'uc' }, zip: false },
+    kml: { label: 'Grupo A', nome: { campo: 'uc' }, zip: false },
     colunas: COLUNAS_GRUPO_A,
   },
   dados: grupoADadosSchema,

@@ -126,7 +126,7 @@ export const ipFlow = {
   },
   exports: {
     csv: [registrosCsv('ip', 'Uso Mútuo/IP', COLUNAS_IP, { porTecnico: true })],
-    kml: { label: 'Uso Mútuo/IP', cor: '#2e7d32', nome: { campo: 'idConcessionaria' }, zip: false },
+    kml: { label: 'Uso Mútuo/IP', nome: { campo: 'idConcessionaria' }, zip: false },
     colunas: COLUNAS_IP,
   },
   dados: ipDadosSchema,

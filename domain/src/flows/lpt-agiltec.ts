@@ -75,7 +75,7 @@ export const lptAgiltecFlow = {
   },
   exports: {
     csv: [registrosCsv('lpt-agiltec', 'LPT Agiltec', COLUNAS_LPT_AGILTEC)],
-    kml: { label: 'LPT Agiltec', cor: '#5d4037', nome: { campo: 'nome' }, zip: false },
+    kml: { label: 'LPT Agiltec', nome: { campo: 'nome' }, zip: false },
     colunas: COLUNAS_LPT_AGILTEC,
   },
   dados: lptAgiltecDadosSchema,

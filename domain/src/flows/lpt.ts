@@ -55,7 +55,7 @@ export const lptFlow = {
   },
   exports: {
     csv: [registrosCsv('lpt', 'LPT', COLUNAS_LPT)],
-    kml: { label: 'LPT', cor: '#ef6c00', nome: { campo: 'qtdCasas' }, zip: false },
+    kml: { label: 'LPT', nome: { campo: 'qtdCasas' }, zip: false },
     colunas: COLUNAS_LPT,
   },
   dados: lptDadosSchema,

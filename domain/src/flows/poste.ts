@@ -80,7 +80,7 @@ export const posteFlow = {
         QTD_DROP,
       ]),
     ],
-    kml: { label: 'Postes', cor: '#c62828', nome: { registro: 'tecnico' }, zip: false },
+    kml: { label: 'Postes', nome: { registro: 'tecnico' }, zip: false },
     colunas: COLUNAS_POSTE,
   },
   dados: posteDadosSchema,

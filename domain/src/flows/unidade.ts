@@ -112,7 +112,7 @@ export const unidadeFlow = {
   },
   exports: {
     csv: [registrosCsv('unidades', 'Unidades', COLUNAS_UNIDADE)],
-    kml: { label: 'Unidades', cor: '#1565c0', nome: { campo: 'numero' }, zip: false },
+    kml: { label: 'Unidades', nome: { campo: 'numero' }, zip: false },
     colunas: COLUNAS_UNIDADE,
   },
   dados: unidadeDadosSchema,

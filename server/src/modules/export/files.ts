@@ -104,7 +104,7 @@ export function kmlLayer(
   const estilo = `s-${flow.key}`;
   return {
     label: kml.label,
-    cor: kml.cor,
+    cor: flow.map.color,
     estilo,
     query: placemarksQuery(colunas, filtro(projeto, periodo, [flow.key]), {
       nome: kml.nome,
