@@ -13,7 +13,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { openPostgres } from '../server/src/db/database.ts';
-import { runClientProcess } from './support.ts';
+import { benchProject, runClientProcess } from './support.ts';
 
 const RECORDS = Number(process.env.INGEST_RECORDS ?? 1500);
 const WORKERS = (process.env.INGEST_WORKERS ?? '1,2').split(',').map(Number);
@@ -129,32 +129,6 @@ async function stopServer(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-async function prepare(origin: string): Promise<{ cookie: string; projeto: string }> {
-  const login = await fetch(`${origin}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ login: 'admin', password: PASSWORD }),
-  });
-  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  const post = async (url: string, body: string, type: string) => {
-    const response = await fetch(`${origin}${url}`, {
-      method: 'POST',
-      headers: { cookie, 'content-type': type },
-      body,
-    });
-    if (response.status !== 201) throw new Error(`${url}: ${response.status} ${await response.text()}`);
-    return ((await response.json()) as { _id: string })._id;
-  };
-  const cliente = await post('/api/cliente', JSON.stringify({ nome: 'Ingest' }), 'application/json');
-  const kml = fs.readFileSync(path.join(ROOT, 'docs/samples/zoneamento-curitiba.kml'), 'utf8');
-  const projeto = await post(
-    '/api/projeto',
-    new URLSearchParams({ nome: 'Ingest', cliente, fuso: '22', fluxos: 'hc', kml }).toString(),
-    'application/x-www-form-urlencoded',
-  );
-  return { cookie, projeto };
-}
-
 /** A database of its own on DATABASE_URL's cluster (dropped afterwards), or a PGlite folder. */
 async function database(): Promise<{ env: NodeJS.ProcessEnv; drop: () => Promise<void>; engine: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'novus-ingest-'));
@@ -196,7 +170,7 @@ for (const workers of process.env.DATABASE_URL ? WORKERS : [1]) {
   const server = await startServer({ ...env, WORKERS: String(workers) }, port);
   try {
     const origin = `http://127.0.0.1:${port}`;
-    const { cookie, projeto } = await prepare(origin);
+    const { cookie, projeto } = await benchProject(origin, 'admin', PASSWORD, 'Ingest');
     const plan = [
       { concurrency: 8, records: 100 }, // warm-up, not reported
       { concurrency: 1, records: Math.ceil(RECORDS / 5) },

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { type Database, openPglite, openPostgres } from '../server/src/db/database.ts';
-import { BENCH_PASSWORD, benchAppWithAdmin, runClientProcess } from './support.ts';
+import { BENCH_PASSWORD, benchAppWithAdmin, benchProject, runClientProcess } from './support.ts';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
 const RATE = Number(process.env.SOAK_RATE ?? 50);
@@ -117,28 +117,7 @@ try {
   const { app, login } = await benchAppWithAdmin(db, blobDir, 'soak');
   await app.listen({ host: '127.0.0.1', port: 0 });
   const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  const login_ = await fetch(`${origin}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ login, password: BENCH_PASSWORD }),
-  });
-  const cookie = (login_.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  const post = async (url: string, body: string, type: string) => {
-    const response = await fetch(`${origin}${url}`, {
-      method: 'POST',
-      headers: { cookie, 'content-type': type },
-      body,
-    });
-    if (response.status !== 201) throw new Error(`${url}: ${response.status} ${await response.text()}`);
-    return ((await response.json()) as { _id: string })._id;
-  };
-  const cliente = await post('/api/cliente', JSON.stringify({ nome: 'Soak' }), 'application/json');
-  const kml = fs.readFileSync(new URL('../docs/samples/zoneamento-curitiba.kml', import.meta.url), 'utf8');
-  const projeto = await post(
-    '/api/projeto',
-    new URLSearchParams({ nome: 'Soak', cliente, fuso: '22', fluxos: 'hc', kml }).toString(),
-    'application/x-www-form-urlencoded',
-  );
+  const { cookie, projeto } = await benchProject(origin, login, BENCH_PASSWORD, 'Soak');
 
   console.log(`soak on ${engine}: ${RATE} records/s with a unique 500 KB photo each, for ${SECONDS} s`);
   const rss: { t: number; mb: number }[] = [];

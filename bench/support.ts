@@ -1,6 +1,7 @@
 // What the benches share: the app on a database with one administrador, and a separate Node process as the client.
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import { buildApp } from '../server/src/app.ts';
 import { LoginLimiter } from '../server/src/auth/login-limiter.ts';
 import { hashPassword } from '../server/src/auth/passwords.ts';
@@ -53,4 +54,39 @@ export function runClientProcess(script: string, args: string[]): Promise<string
       code === 0 ? resolve(out) : reject(new Error(`client exited with ${code}`)),
     );
   });
+}
+
+/**
+ * Over real HTTP: logs in as `login`, creates a client and a units project ('hc') on the Curitiba zoning sample,
+ * both named `nome`; answers the session cookie and the project's id.
+ */
+export async function benchProject(
+  origin: string,
+  login: string,
+  password: string,
+  nome: string,
+): Promise<{ cookie: string; projeto: string }> {
+  const answer = await fetch(`${origin}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ login, password }),
+  });
+  const cookie = (answer.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const post = async (url: string, body: string, type: string) => {
+    const response = await fetch(`${origin}${url}`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': type },
+      body,
+    });
+    if (response.status !== 201) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+    return ((await response.json()) as { _id: string })._id;
+  };
+  const cliente = await post('/api/cliente', JSON.stringify({ nome }), 'application/json');
+  const kml = fs.readFileSync(new URL('../docs/samples/zoneamento-curitiba.kml', import.meta.url), 'utf8');
+  const projeto = await post(
+    '/api/projeto',
+    new URLSearchParams({ nome, cliente, fuso: '22', fluxos: 'hc', kml }).toString(),
+    'application/x-www-form-urlencoded',
+  );
+  return { cookie, projeto };
 }
