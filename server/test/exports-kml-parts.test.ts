@@ -45,9 +45,10 @@ describe('a KML in parts', () => {
       const query = placemarksQuery(
         colunas,
         { projeto, fluxos: ['hc'] },
-        { nome: kml.nome, estilo: 's-hc', origin: 'http://novus.test' },
+        { nome: kml.nome, estilo: 's-hc', esquema: 'c-hc', origin: 'http://novus.test' },
       );
-      const layers = [{ label: kml.label, cor: unidades.map.color, estilo: 's-hc', query }];
+      const campos = colunas.map((coluna) => coluna.header);
+      const layers = [{ label: kml.label, cor: unidades.map.color, estilo: 's-hc', esquema: 'c-hc', campos, query }];
       const chunks: Buffer[] = [];
       for await (const chunk of kmlStream(ctx.db, 'Partes', layers, parte)) {
         chunks.push(Buffer.from(chunk as Buffer));
@@ -55,10 +56,10 @@ describe('a KML in parts', () => {
       return Buffer.concat(chunks).toString('utf8');
     };
     const whole = await write(1_000_000);
-    const numeros = [...whole.matchAll(/<Data name="NUMERO"><value>(\d+)<\/value>/g)].map((m) => m[1]);
+    const numeros = [...whole.matchAll(/<SimpleData name="NUMERO">(\d+)<\/SimpleData>/g)].map((m) => m[1]);
     // Collection order, the undated record last, the one without a position left out.
     expect(numeros).toEqual(['1', '2', '4', '6', '7', '3']);
-    expect(whole).toContain('<value>casa &lt;2&gt; &amp; "fundos"</value>');
+    expect(whole).toContain('>casa &lt;2&gt; &amp; "fundos"</SimpleData>');
     for (const parte of [1, 2, 3, 4]) expect(await write(parte), `parts of ${parte}`).toBe(whole);
   });
 });

@@ -1418,11 +1418,15 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
     );
     const kml = await download(`/api/unidade/${projeto._id}/kml`);
     const text = kml.toString('utf8');
-    expect(text).toContain('<value>Portão &lt;azul&gt; &amp; "grade"&#10;segunda linha</value>');
+    expect(text).toContain('<SimpleData name="OBSERVACAO">Portão &lt;azul&gt; &amp; "grade"&#10;segunda linha</SimpleData>');
+    // Every column is in the layer's schema; an empty value is left out of its placemark, as GDAL writes a null.
+    expect(text).toContain('<SimpleField name="COMPLEMENTO_NUMERO" type="string"/>');
+    expect(text).not.toMatch(/<SimpleData name="\w+"><\/SimpleData>/);
     expect(text.includes('\u0001') || text.includes('\u0002')).toBe(false);
     const features = ogrFeatures(scratch.write('escape.kml', kml), 'Unidades');
     expect(features.map((feature) => feature.Name)).toEqual(['10', '12', '200']);
     expect(features[1]?.OBSERVACAO).toBe('Portão <azul> & "grade"');
+    expect(features[2]?.COMPLEMENTO_NUMERO).toBeUndefined();
     // unidade1 has two photos: its description links them, absolute, by record and slot.
     expect(text).toContain(
       `<description>&lt;a href="http://localhost:80/api/fotos/${ids.unidade1}/0"&gt;Foto 1&lt;/a&gt;&lt;br/&gt;`,

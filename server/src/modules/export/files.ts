@@ -102,13 +102,17 @@ export function kmlLayer(
 ): KmlLayer {
   const { kml, colunas } = flow.exports;
   const estilo = `s-${flow.key}`;
+  const esquema = `c-${flow.key}`;
   return {
     label: kml.label,
     cor: flow.map.color,
     estilo,
+    esquema,
+    campos: colunas.map((coluna) => coluna.header),
     query: placemarksQuery(colunas, filtro(projeto, periodo, [flow.key]), {
       nome: kml.nome,
       estilo,
+      esquema,
       origin: `${request.protocol}://${request.host}`,
     }),
   };

@@ -231,6 +231,8 @@ export interface KmlQuery {
   nome: Valor;
   /** The id of the document's `<Style>` for this layer. */
   estilo: string;
+  /** The id of the document's `<Schema>` of this layer's columns. */
+  esquema: string;
   /** Where the photo links point: the KML is opened outside the browser. */
   origin: string;
 }
@@ -238,7 +240,9 @@ export interface KmlQuery {
 /**
  * One row (`placemark`) per located record, in collection order: its name, its photos as links, its style, the
  * declared columns as ExtendedData and its point. Built in SQL so that PostgreSQL's COPY writes the KML's body as
- * it writes a CSV, and Node only passes bytes on.
+ * it writes a CSV, and Node only passes bytes on. The columns are the layer's `<Schema>` (kmlStream declares it), a
+ * `<SimpleData>` for each filled value: an empty one is left out, as GDAL writes a null, and GIS still lists the
+ * column from the schema (a quarter of a unit's bytes were empty `<Data>` elements).
  */
 export function placemarksQuery(
   colunas: readonly Coluna[],
@@ -247,9 +251,10 @@ export function placemarksQuery(
 ): Query & { partes: Partes } {
   const xml = (valor: Valor) =>
     typed(valor) ? careful(valor, textOf(valor), 'novus_xml', 'r.texto_xml') : textOf(valor);
+  // NULLIF: an empty value makes the whole element NULL, which concat() leaves out.
   const data = colunas.map(
     (coluna) =>
-      `${literal(`<Data name="${escapeXml(coluna.header)}"><value>`)} || COALESCE(${xml(coluna.valor)}, '') || '</value></Data>'`,
+      `${literal(`<SimpleData name="${escapeXml(coluna.header)}">`)} || NULLIF(${xml(coluna.valor)}, '') || '</SimpleData>'`,
   );
   const select = (...more: ((params: unknown[]) => string)[]): Query => {
     const params: unknown[] = [];
@@ -264,9 +269,9 @@ export function placemarksQuery(
       `CASE WHEN cardinality(r.fotos_slots) > 0 THEN (SELECT '<description>' || novus_xml(string_agg(concat('<a href="',
           ${origin}::text, '/api/fotos/', r.id, '/', f.slot, '">Foto ', f.n, '</a>'), '<br/>' ORDER BY f.n))
           || '</description>' FROM unnest(r.fotos_slots) WITH ORDINALITY AS f (slot, n)) END`,
-      literal(`<styleUrl>#${kml.estilo}</styleUrl><ExtendedData>`),
+      literal(`<styleUrl>#${kml.estilo}</styleUrl><ExtendedData><SchemaData schemaUrl="#${kml.esquema}">`),
       ...data,
-      `'</ExtendedData><Point><coordinates>'`,
+      `'</SchemaData></ExtendedData><Point><coordinates>'`,
       `r.lng::text || ',' || r.lat::text`,
       `'</coordinates></Point></Placemark>'`,
     ];

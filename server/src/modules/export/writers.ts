@@ -118,6 +118,9 @@ export interface KmlLayer {
   cor: string;
   /** The id of its `<Style>`, which its placemarks name. */
   estilo: string;
+  /** The id of its `<Schema>`, which its placemarks' data name, and the schema's fields (the CSV's headers). */
+  esquema: string;
+  campos: readonly string[];
   /** One `placemark` per row (placemarksQuery), in parts on PostgreSQL as the CSV. */
   query: Query & { partes?: Partes };
 }
@@ -137,6 +140,8 @@ export function kmlStream(
       yield `<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2">\n<Document>\n<name>${escapeXml(documentName)}</name>\n`;
       for (const layer of layers) {
         yield `<Style id="${layer.estilo}"><IconStyle><color>${kmlColor(layer.cor)}</color><Icon><href>http://maps.google.com/mapfiles/kml/shapes/placemark_circle.png</href></Icon></IconStyle></Style>\n`;
+        const campos = layer.campos.map((campo) => `<SimpleField name="${escapeXml(campo)}" type="string"/>`);
+        yield `<Schema name="${escapeXml(layer.label)}" id="${layer.esquema}">${campos.join('')}</Schema>\n`;
       }
       for (const layer of layers) {
         yield `<Folder>\n<name>${escapeXml(layer.label)}</name>\n`;
