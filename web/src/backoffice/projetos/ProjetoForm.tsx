@@ -31,6 +31,7 @@ import { SubmitButton } from '../shared/SubmitButton';
 import { useClientes } from '../shared/use-clientes';
 import { useRecordLoad } from '../shared/use-record-load';
 import { FileField } from './FileField';
+import { MapaOffline } from './MapaOffline';
 import { PROJETO_TEXT } from './messages';
 import {
   EMPTY_PROJETO_FORM,
@@ -269,6 +270,7 @@ export function ProjetoForm() {
                   Voltar
                 </Button>
               </Stack>
+              <MapaOffline projetoId={projetoId} zonas={state.saved.zonas} />
             </Stack>
           </Box>
           <Box sx={{ flex: 1, minWidth: 0, width: '100%', position: { lg: 'sticky' }, top: { lg: 88 } }}>
