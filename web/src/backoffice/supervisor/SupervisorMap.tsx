@@ -1,14 +1,16 @@
-// The supervisor's Leaflet map: street tiles, the project's zones in red, and every point on one canvas fed by
+// The supervisor's Leaflet map: street tiles (or the project's basemap package), the project's zones in red, and every point on one canvas fed by
 // the cluster worker (pontos-controller.ts). Live points arrive as Server-Sent Events while the map is open.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { Box } from '@mui/material';
 import type { Popup as LeafletPopup } from 'leaflet';
-import { MapContainer, Polygon, Popup, TileLayer, useMap } from 'react-leaflet';
+import { MapContainer, Polygon, Popup, useMap } from 'react-leaflet';
 import 'leaflet/dist/leaflet.css';
 import { isFluxo, type Fluxo } from '@novus/domain/flows/keys';
+import type { MapaBase } from '@novus/domain/api/mapa-base';
 import type { MapaProjeto } from '@novus/domain/mapa/api';
 import { watchPontos } from '../../api/mapa';
 import { BRAZIL, boundsOf, type Bounds } from '../../map/bounds';
+import { BaseLayers } from './BaseLayers';
 import type { ClusterClient } from './cluster-client';
 import type { PontoRef, PontosStore } from './compact-points';
 import { eventoPassa, type FiltrosEscolhidos } from './filtros';
@@ -49,6 +51,8 @@ interface Props {
   /** The page's cluster worker, already holding the store's points (or about to). */
   client: ClusterClient;
   tileUrl: string | undefined;
+  /** The project's basemap package (issue 23), offered beside the street tiles; null when it has none. */
+  mapaBase: MapaBase | null;
   mask: number;
   clusterizar: boolean;
   filtros: FiltrosEscolhidos;
@@ -73,6 +77,7 @@ export function SupervisorMap({
   store,
   client,
   tileUrl,
+  mapaBase,
   mask,
   clusterizar,
   filtros,
@@ -139,8 +144,8 @@ export function SupervisorMap({
         style={{ height: '100%', width: '100%' }}
         scrollWheelZoom
       >
-        {tileUrl !== undefined && store !== null && (
-          <TileLayer url={tileUrl} maxZoom={MAX_ZOOM} attribution="&copy; colaboradores do OpenStreetMap" />
+        {store !== null && (
+          <BaseLayers projetoId={projetoId} tileUrl={tileUrl} mapaBase={mapaBase} maxZoom={MAX_ZOOM} />
         )}
         {zonas.map((zona) => (
           <Polygon

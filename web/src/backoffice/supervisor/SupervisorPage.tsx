@@ -18,6 +18,7 @@ import { LayerPanel } from './LayerPanel';
 import { allVisible, maskOf } from './layers';
 import { SUPERVISOR_FAILURE, SUPERVISOR_TEXT } from './messages';
 import { SupervisorMap } from './SupervisorMap';
+import { useMapaBase } from './use-mapa-base';
 import { useReload } from './use-reload';
 
 const SEM_ZONAS: MapaProjeto['zonas'] = [];
@@ -40,6 +41,7 @@ export function SupervisorPage() {
       ? projetos.value.find((projeto) => projeto._id === projetoId)?.nome
       : undefined;
   const scope = projetoId === '' ? null : projetoId;
+  const mapaBase = useMapaBase(scope);
   const filtrosApi = mapaFiltros(filtros);
 
   const client = useClusterClient();
@@ -164,6 +166,7 @@ export function SupervisorPage() {
                 store={store}
                 client={client}
                 tileUrl={tileUrl}
+                mapaBase={mapaBase}
                 mask={mask}
                 clusterizar={clusterizar}
                 filtros={filtros}

@@ -6,6 +6,9 @@ export const SUPERVISOR_TEXT = {
   title: 'Supervisão de Projetos',
   noData: NO_DATA,
   mapLabel: 'Mapa de supervisão',
+  /** The base layers: the configured street tiles, and the project's own package when it has one (issue 23). */
+  ruas: 'Ruas',
+  mapaDoProjeto: 'Mapa do projeto',
   conflito: 'Coletado em mais de um aparelho',
   noEstatistica: 'Nenhum registro no período.',
 } as const;
@@ -19,4 +22,8 @@ export const SUPERVISOR_FAILURE = {
   },
   registro: { log: 'Falha ao carregar registro do mapa', text: `Falha ao carregar registro.${LOG_SUFFIX}` },
   tiles: { log: 'Falha ao carregar a configuração do mapa' },
+  mapaBase: {
+    log: 'Falha ao carregar o mapa offline do projeto',
+    text: `Falha ao carregar o mapa offline do projeto.${LOG_SUFFIX}`,
+  },
 } as const;
