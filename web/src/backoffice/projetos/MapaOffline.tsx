@@ -8,7 +8,9 @@ import {
   Button,
   CircularProgress,
   Divider,
+  FormControl,
   FormHelperText,
+  FormLabel,
   LinearProgress,
   Stack,
   TextField,
@@ -214,7 +216,10 @@ function MapaOfflineEdit({ projetoId, zonas }: { projetoId: string; zonas: Props
       )}
       {administrador && (
         <>
-          <Box>
+          <FormControl component="fieldset">
+            <FormLabel component="legend">
+              {mapa === null ? 'Enviar um arquivo' : 'Substituir por outro arquivo'}
+            </FormLabel>
             <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
               <Button
                 variant="outlined"
@@ -252,7 +257,7 @@ function MapaOfflineEdit({ projetoId, zonas }: { projetoId: string; zonas: Props
               )}
             </Stack>
             <FormHelperText>{MAPA_OFFLINE_TEXT.ajuda}</FormHelperText>
-          </Box>
+          </FormControl>
           {progress !== null && (
             <Box>
               <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
@@ -354,7 +359,10 @@ function MapaBaseShow({ mapa, zonas }: { mapa: MapaBase; zonas: number }) {
           </Box>
         ))}
       </Box>
-      <Alert severity={cobertura.severity}>{cobertura.text}</Alert>
+      {/* a standing fact of the package, not an event: a note, not an alert */}
+      <Alert severity={cobertura.severity} role="note">
+        {cobertura.text}
+      </Alert>
     </Stack>
   );
 }

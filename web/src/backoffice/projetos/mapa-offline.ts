@@ -7,7 +7,7 @@ export const MAPA_OFFLINE_TEXT = {
   ajuda:
     'Arquivo PMTiles v3, raster (PNG, JPEG, WebP ou AVIF) ou vetorial (MVT). ' +
     'É guardado na hora, sem precisar de Gravar, e substitui o mapa atual.',
-  urlAjuda: 'Ou aponte para um arquivo PMTiles publicado na web: o servidor o lê por intervalos.',
+  urlAjuda: 'Ou um PMTiles publicado na web, que o servidor lê por intervalos.',
   urlObrigatoria: 'Informe a URL de um arquivo PMTiles (http ou https).',
   carregarFalhou: 'Falha ao carregar o mapa offline.',
   envioFalhou: 'Falha ao enviar o mapa offline.',
