@@ -5,7 +5,7 @@ import {
   appShellCached,
   appShellUrls,
   htmlAssets,
-  cachedTileKeys,
+  cachedTiles,
   projetosMissingTiles,
   READINESS_TEXTS,
   summarizeReadiness,
@@ -149,25 +149,30 @@ describe('the map tiles', () => {
     expect(tileKeyOf('https://tile.example.com/api/config')).toBeNull();
   });
 
+  const cachedKeys = (list: string[]) => ({ keys: new Set(list), urls: new Set<string>(), mapas: [] });
+  const options = { configured: true, origin: ORIGIN };
+
   it('misses a project until every tile of its zones is cached', () => {
     expect(keys.length).toBeGreaterThan(1);
-    expect(projetosMissingTiles([projeto()], new Set(keys))).toEqual([]);
-    expect(projetosMissingTiles([projeto()], new Set(keys.slice(1)))).toEqual(['Projeto Centro']);
+    expect(projetosMissingTiles([projeto()], cachedKeys(keys), options)).toEqual([]);
+    expect(projetosMissingTiles([projeto()], cachedKeys(keys.slice(1)), options)).toEqual(['Projeto Centro']);
     // no zones, or above its download limit: there is nothing the technician could download
-    expect(projetosMissingTiles([projeto({ zonas: [] })], new Set())).toEqual([]);
-    expect(projetosMissingTiles([projeto({ limiteDownload: 1 })], new Set())).toEqual([]);
+    expect(projetosMissingTiles([projeto({ zonas: [] })], cachedKeys([]), options)).toEqual([]);
+    expect(projetosMissingTiles([projeto({ limiteDownload: 1 })], cachedKeys([]), options)).toEqual([]);
+    // a server without a download source: nothing to download either
+    expect(projetosMissingTiles([projeto()], cachedKeys([]), { ...options, configured: false })).toEqual([]);
   });
 
   it('finds the cached tiles in the tile cache', async () => {
     const urls = keys.map((key) => `${ORIGIN}/tiles/${key}.png`);
     const storage = cacheStorageWith({});
-    expect(await cachedTileKeys(storage)).toEqual(new Set());
+    expect(await cachedTiles(storage)).toEqual({ keys: new Set(), urls: new Set(), mapas: [] });
     const withTiles = {
       ...storage,
       has: async (name: string) => name === TILE_CACHE,
       open: async () => ({ keys: async () => urls.map((url) => new Request(url)) }),
     } as unknown as CacheStorage; // only has and open are read
-    expect(await cachedTileKeys(withTiles)).toEqual(new Set(keys));
+    expect(await cachedTiles(withTiles)).toEqual({ keys: new Set(keys), urls: new Set(urls), mapas: [] });
   });
 });
 

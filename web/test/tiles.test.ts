@@ -94,7 +94,7 @@ describe('downloadTiles', () => {
       concurrency: 2,
     });
     expect(opened).toEqual([TILE_CACHE]);
-    expect(result).toEqual({ done: 3, failed: 1 });
+    expect(result).toEqual({ done: 3, failed: 1, stored: 2, bytes: 6, absent: [] });
     expect([...cache.stored.keys()].sort()).toEqual(['/t/1.png', '/t/2.png']);
     expect(progress.at(-1)).toBe('Downloading: 3 de 3');
     fetched.length = 0;

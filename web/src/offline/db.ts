@@ -1,5 +1,6 @@
 // The device's IndexedDB database: one store per flow of the registry plus projeto (SPEC.md sections 3 and 9).
 import { Dexie, type EntityTable } from 'dexie';
+import type { MapaBase } from '@novus/domain/api/mapa-base';
 import { LOCAL_DB_NAME, LOCAL_DB_VERSION } from '@novus/domain/constants';
 import type { Lifecycle } from '@novus/domain/flows/flow';
 import { FLOWS } from '@novus/domain/flows/registry';
@@ -18,6 +19,8 @@ export interface LocalProjeto {
   zonas: LocalZona[];
   fuso?: number;
   limiteDownload?: number;
+  /** The project's basemap package (issue 23), known offline: 'Download do Mapa' and the field map draw from it. */
+  mapaBase?: MapaBase | null;
 }
 
 /** A flow's indexes: what sync and the lists read (points by their collected state, LPT Agiltec by OS). */

@@ -1,7 +1,9 @@
 // 'Pronto para uso offline': what a phone needs before the network goes — the app shell in the service
 // worker's cache, the projects on the device, and each project's map tiles ('Download do Mapa').
+import { mapaBaseTileTemplate } from '@novus/domain/api/mapa-base';
 import type { LocalProjeto } from './db';
-import { planDownload, TILE_CACHE } from './tiles';
+import { type MapaBaixado, readMapas } from './mapas';
+import { planDownload, planMapaBase, TILE_CACHE, tileUrl } from './tiles';
 
 export interface Readiness {
   /** The service worker is active and its cache holds the page and the bundles it loads. */
@@ -128,25 +130,59 @@ export function tileKeyOf(url: string): string | null {
   return match ? `${match[1]}/${match[2]}/${match[3]}` : null;
 }
 
-/** Projects whose downloadable tiles are not all cached; a project with no zones or above its limit cannot be. */
+/** What the tile cache holds: the server source's tiles by 'z/x/y', every URL, and the maps' records. */
+export interface CachedTiles {
+  keys: ReadonlySet<string>;
+  urls: ReadonlySet<string>;
+  mapas: readonly MapaBaixado[];
+}
+
+/** A project's package is downloaded when each tile of its plan is cached or known absent from the archive. */
+function packageMissing(projeto: LocalProjeto, cached: CachedTiles, origin: string): boolean {
+  const mapa = projeto.mapaBase;
+  if (!mapa) return false;
+  const plan = planMapaBase(projeto.zonas, mapa, projeto.limiteDownload);
+  if (plan.error !== undefined) return false;
+  const template = mapaBaseTileTemplate(projeto.id, mapa);
+  const record = cached.mapas.find((m) => m.projeto === projeto.id && m.template === template);
+  const absent = new Set(record?.ausentes ?? []);
+  return plan.tiles.some(
+    (tile) =>
+      !absent.has(`${tile.z}/${tile.x}/${tile.y}`) &&
+      !cached.urls.has(new URL(tileUrl(template, tile), origin).href),
+  );
+}
+
+/**
+ * Projects whose downloadable tiles are not all cached: from their package when they have one, else from the
+ * server's source when it has one (`configured`); a project with no zones or above its limit cannot be.
+ */
 export function projetosMissingTiles(
   projetos: readonly LocalProjeto[],
-  cached: ReadonlySet<string>,
+  cached: CachedTiles,
+  { configured, origin }: { configured: boolean; origin: string },
 ): string[] {
   return projetos
     .filter((projeto) => {
+      if (projeto.mapaBase) return packageMissing(projeto, cached, origin);
+      if (!configured) return false;
       const plan = planDownload(projeto.zonas, '{z}/{x}/{y}', projeto.limiteDownload);
       if (plan.error !== undefined) return false;
-      return plan.tiles.some(({ z, x, y }) => !cached.has(`${z}/${x}/${y}`));
+      return plan.tiles.some(({ z, x, y }) => !cached.keys.has(`${z}/${x}/${y}`));
     })
     .map((projeto) => projeto.nome);
 }
 
-export async function cachedTileKeys(
+export async function cachedTiles(
   cacheStorage: CacheStorage | undefined = typeof caches === 'undefined' ? undefined : caches,
-): Promise<Set<string>> {
-  if (!cacheStorage || !(await cacheStorage.has(TILE_CACHE))) return new Set();
+): Promise<CachedTiles> {
+  if (!cacheStorage || !(await cacheStorage.has(TILE_CACHE)))
+    return { keys: new Set(), urls: new Set(), mapas: [] };
   const cache = await cacheStorage.open(TILE_CACHE);
-  const keys = await cache.keys();
-  return new Set(keys.map((request) => tileKeyOf(request.url)).filter((key) => key !== null));
+  const urls = (await cache.keys()).map((request) => request.url);
+  return {
+    keys: new Set(urls.map(tileKeyOf).filter((key) => key !== null)),
+    urls: new Set(urls),
+    mapas: await readMapas(cacheStorage),
+  };
 }

@@ -1,8 +1,10 @@
 // The home's storage panel: what the device keeps that the server has not got yet, how full the browser's
 // share of the disk is, and when to worry (pure, so the rules are tested without a browser).
 import type { FlowDefinition } from '@novus/domain/flows/flow';
+import type { MapaBaixado } from './mapas';
 import { isPending, type LocalColeta } from './records';
 import type { StorageUsage } from './storage';
+import { formatBytes, formatCount } from './tiles';
 
 export const STORAGE_WARN_RATIO = 0.8;
 export const PENDING_WARN_MS = 3 * 24 * 60 * 60 * 1000;
@@ -99,4 +101,26 @@ export function storageWarnings(usage: StorageUsage | null, oldest: number | nul
     warnings.push(STORAGE_TEXTS.oldWarning(formatAge(now - oldest)));
   }
   return warnings;
+}
+
+export const MAPA_TEXTS = {
+  title: 'Mapas baixados',
+  none: 'Nenhum mapa baixado (Download do Mapa, no passo do mapa).',
+  remove: (nome: string) => `Remover o mapa de ${nome}`,
+  confirm: (nome: string) =>
+    `Remover o mapa de ${nome} do aparelho? Sem internet ele não poderá ser baixado de novo.`,
+  removed: (nome: string) => `Mapa de ${nome} removido do aparelho.`,
+  failed: 'Não foi possível remover o mapa',
+} as const;
+
+/** 'Projeto X: 1.234 blocos, 12 MB' (and 'incompleto' when a download was cut). */
+export function mapaText({ nome, blocos, bytes, completo }: MapaBaixado): string {
+  const size = `${nome}: ${formatCount(blocos)} ${blocos === 1 ? 'bloco' : 'blocos'}, ${formatBytes(bytes)}`;
+  return completo ? size : `${size} (incompleto)`;
+}
+
+/** 'Total: 3 mapas, 40 MB'. */
+export function mapasTotalText(mapas: readonly MapaBaixado[]): string {
+  const bytes = mapas.reduce((sum, mapa) => sum + mapa.bytes, 0);
+  return `Total: ${plural(mapas.length, 'mapa', 'mapas')}, ${formatBytes(bytes)}`;
 }

@@ -1,4 +1,5 @@
 // The lower half of the home: the device's storage, ready for offline use or what is missing, the versions.
+import { useState } from 'react';
 import { Card, CardContent, Stack, Typography } from '@mui/material';
 import { APP_VERSION } from '@novus/domain/constants';
 import { OfflineReadiness } from './OfflineReadiness';
@@ -9,10 +10,12 @@ import { useOfflineStatus } from './use-offline-status';
 /** `version` changes after each sync or compression: the figures are read again. */
 export function HomeStatus({ version }: { version: number }) {
   const device = useDeviceInfo();
-  const offline = useOfflineStatus(version);
+  // Counts the maps removed here: the panel and 'Pronto para uso offline' are read again after each.
+  const [removals, setRemovals] = useState(0);
+  const offline = useOfflineStatus(version, removals);
   return (
     <>
-      <StoragePanel status={offline} />
+      <StoragePanel status={offline} onMapaRemoved={() => setRemovals((count) => count + 1)} />
 
       {/* After the panel: it appears once the device answers, and moves nothing above it. */}
       <OfflineReadiness readiness={offline.readiness} />

@@ -11,11 +11,18 @@ import {
 } from '@mui/material';
 import { formatStorageUsage } from '../offline/storage';
 import { oldestPendingText, pendingFlowText, persistText, storageWarnings } from '../offline/storage-panel';
+import { MapasBaixados } from './MapasBaixados';
 import { useExportPendentes } from './use-export-pendentes';
 import type { OfflineStatus } from './use-offline-status';
 
-export function StoragePanel({ status }: { status: OfflineStatus }) {
-  const { usage, pending, persisted, readAt } = status;
+export function StoragePanel({
+  status,
+  onMapaRemoved,
+}: {
+  status: OfflineStatus;
+  onMapaRemoved: () => void;
+}) {
+  const { usage, pending, persisted, readAt, mapas } = status;
   // While the browser has not answered, the bar waits at zero (so its arrival moves nothing).
   const percent =
     usage === undefined
@@ -86,6 +93,8 @@ export function StoragePanel({ status }: { status: OfflineStatus }) {
               {exporter.message.text}
             </Alert>
           )}
+          {/* Last: it arrives with the device's cache, and moves nothing above it. */}
+          <MapasBaixados mapas={mapas} onRemoved={onMapaRemoved} />
         </Stack>
       </CardContent>
     </Card>

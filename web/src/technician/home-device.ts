@@ -5,9 +5,10 @@ import { getConfig } from '@novus/domain/api/sistema';
 import { FLOWS } from '@novus/domain/flows/registry';
 import type { ApiClient } from '../api/client';
 import type { Device } from '../offline/device';
+import { type MapaBaixado, readMapas, removerMapa } from '../offline/mapas';
 import {
   appShellCached,
-  cachedTileKeys,
+  cachedTiles,
   projetosMissingTiles,
   summarizeReadiness,
   supportsOfflineApp,
@@ -61,6 +62,17 @@ export async function readPending({ records }: Device): Promise<PendingSummary> 
   return summarizePending(entries);
 }
 
+/** The maps downloaded on the device, for the storage panel. */
+export function readMapasBaixados(): Promise<MapaBaixado[]> {
+  return readMapas();
+}
+
+/** Removes a project's downloaded map (its zones, when the project is still on the device, find its server tiles). */
+export async function removeMapaBaixado({ localStore }: Device, projeto: string): Promise<void> {
+  const local = await localStore.getProjeto(projeto);
+  await removerMapa(projeto, local?.zonas);
+}
+
 /**
  * Ready for the field or what is missing, from what the device holds and what the server said last time about
  * maps; `onChange` hears the corrections: the server's current answer about maps, and when a first visit's
@@ -75,7 +87,7 @@ export async function readReadiness(
   const projetos = await localStore.listProjetos();
   const [cached, tiles] = await Promise.all([
     appShellCached().catch(() => false),
-    cachedTileKeys().catch(() => new Set<string>()),
+    cachedTiles().catch(() => ({ keys: new Set<string>(), urls: new Set<string>(), mapas: [] })),
   ]);
   let app = cached;
   let configured = rememberedTileDownload();
@@ -83,7 +95,7 @@ export async function readReadiness(
     summarizeReadiness({
       app,
       projetos: projetos.length > 0,
-      mapas: configured ? projetosMissingTiles(projetos, tiles) : [],
+      mapas: projetosMissingTiles(projetos, tiles, { configured, origin: location.origin }),
     });
   void askTileDownload(api).then((answer) => {
     if (answer === null || answer === configured || stopped()) return;

@@ -3,6 +3,7 @@
 // Persistence and usage come from the browser at once; what needs the device's database comes with its code.
 import { startTransition, useEffect, useState } from 'react';
 import { useDevice, useShell } from '../shared/services';
+import type { MapaBaixado } from '../offline/mapas';
 import type { ReadinessSummary } from '../offline/readiness';
 import { readStorageUsage, requestPersistentStorage, type StorageUsage } from '../offline/storage';
 import type { PendingSummary } from '../offline/storage-panel';
@@ -13,6 +14,8 @@ export interface OfflineStatus {
   persisted: boolean | null | undefined;
   usage: StorageUsage | null | undefined;
   pending: PendingSummary | null;
+  /** The maps downloaded on the device ('Download do Mapa'), null until read. */
+  mapas: MapaBaixado[] | null;
   /** When the figures were read, for the ages. */
   readAt: number;
 }
@@ -22,7 +25,8 @@ async function persistedAnswer(): Promise<boolean | null> {
   return requestPersistentStorage().catch(() => false);
 }
 
-export function useOfflineStatus(version: number): OfflineStatus {
+/** `version` changes after each sync or compression, `mapas` after a map is removed: the figures are read again. */
+export function useOfflineStatus(version: number, mapas = 0): OfflineStatus {
   const { api } = useShell();
   const device = useDevice();
   const [status, setStatus] = useState<OfflineStatus>({
@@ -30,6 +34,7 @@ export function useOfflineStatus(version: number): OfflineStatus {
     persisted: undefined,
     usage: undefined,
     pending: null,
+    mapas: null,
     readAt: Date.now(),
   });
 
@@ -49,6 +54,10 @@ export function useOfflineStatus(version: number): OfflineStatus {
       .then((pending) => update({ pending }))
       .catch(() => undefined);
     void deviceReads
+      .then(([{ readMapasBaixados }]) => readMapasBaixados())
+      .then((list) => update({ mapas: list }))
+      .catch(() => update({ mapas: [] }));
+    void deviceReads
       .then(([{ readReadiness }, services]) =>
         readReadiness(
           services,
@@ -62,7 +71,7 @@ export function useOfflineStatus(version: number): OfflineStatus {
     return () => {
       active = false;
     };
-  }, [device, api, version]);
+  }, [device, api, version, mapas]);
 
   return status;
 }

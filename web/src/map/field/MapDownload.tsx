@@ -1,9 +1,11 @@
-// 'Download do Mapa': the project's zones at zoom 19 into the tile cache, with 'Downloading: x de y'.
-import { useState } from 'react';
+// 'Download do Mapa': the project's zones into the tile cache, with 'Downloading: x de y': every zoom of the
+// project's basemap package up to 19, said beforehand in tiles and megabytes, or else the server's zoom-19 tiles.
+import { useMemo, useState } from 'react';
 import { Alert, Button, CircularProgress, Stack, Typography } from '@mui/material';
 import type { TileConfig } from '@novus/domain/api/sistema';
 import type { LocalProjeto } from '../../offline/db';
-import { downloadTiles, planDownload, TILE_TEXTS, tileUrl } from '../../offline/tiles';
+import { baixarMapa } from '../../offline/mapas';
+import { planProjeto, TILE_TEXTS } from '../../offline/tiles';
 
 export function MapDownload({ projeto, tiles }: { projeto: LocalProjeto; tiles: TileConfig | null }) {
   const [busy, setBusy] = useState(false);
@@ -11,24 +13,23 @@ export function MapDownload({ projeto, tiles }: { projeto: LocalProjeto; tiles: 
   const [message, setMessage] = useState<{ severity: 'error' | 'success' | 'warning'; text: string } | null>(
     null,
   );
+  const download = tiles?.download ?? null;
+  const { plan, source } = useMemo(() => planProjeto(projeto, download), [projeto, download]);
 
   const start = async () => {
     setMessage(null);
-    const plan = planDownload(projeto.zonas, tiles?.download ?? null, projeto.limiteDownload);
-    if (plan.error !== undefined) {
-      setMessage({ severity: 'error', text: plan.error });
+    if (plan.error !== undefined || source === null) {
+      setMessage({ severity: 'error', text: plan.error ?? TILE_TEXTS.notConfigured });
       return;
     }
     if (!navigator.onLine) {
       setMessage({ severity: 'error', text: TILE_TEXTS.offline });
       return;
     }
-    const template = tiles?.download ?? '';
     setBusy(true);
     try {
-      const result = await downloadTiles(
-        plan.tiles.map((tile) => tileUrl(template, tile)),
-        (done, total) => setProgress(TILE_TEXTS.progress(done, total)),
+      const result = await baixarMapa(projeto, plan, source, (done, total) =>
+        setProgress(TILE_TEXTS.progress(done, total)),
       );
       setMessage(
         result.failed === 0
@@ -44,6 +45,11 @@ export function MapDownload({ projeto, tiles }: { projeto: LocalProjeto; tiles: 
 
   return (
     <Stack spacing={1}>
+      {source?.pacote && plan.error === undefined && (
+        <Typography variant="body2" data-testid="estimativa-mapa">
+          {TILE_TEXTS.estimate(plan.tiles.length, plan.bytes ?? 0)}
+        </Typography>
+      )}
       <Button
         variant="outlined"
         onClick={() => void start()}
