@@ -40,6 +40,19 @@ export default defineConfig({
         // Map tiles ({z}/{x}/{y} images) come from the cache 'Download do Mapa' fills, so the map draws offline.
         // The cache name is offline/tiles.ts TILE_CACHE; the pattern knows no host, since tile URLs are configuration.
         runtimeCaching: [
+          // A project's basemap package (issue 23): raster tiles come as images, vector ones by fetch(), all with
+          // `?v=` (the archive's version), cached under these very URLs by 'Download do Mapa'.
+          {
+            urlPattern: ({ url }) =>
+              url.origin === self.location.origin &&
+              /^\/api\/projeto\/[^/]+\/mapa-base\/\d+\/\d+\/\d+$/.test(url.pathname),
+            handler: 'CacheFirst',
+            options: {
+              cacheName: 'novus-tiles',
+              expiration: { maxAgeSeconds: 31536000 },
+              cacheableResponse: { statuses: [200] },
+            },
+          },
           {
             urlPattern: ({ request, url }) =>
               request.destination === 'image' &&

@@ -45,6 +45,7 @@ export function MapStep({ projeto, geo, points, picked, onPick, onPointClick, ch
       )}
       <FieldMap
         tiles={tiles}
+        mapaBase={projeto.mapaBase ? { projeto: projeto.id, mapa: projeto.mapaBase } : null}
         zonas={projeto.zonas}
         points={points}
         position={geo.position}

@@ -15,10 +15,12 @@ import {
   useMapEvents,
 } from 'react-leaflet';
 import 'leaflet/dist/leaflet.css';
+import type { MapaBase } from '@novus/domain/api/mapa-base';
 import type { TileConfig } from '@novus/domain/api/sistema';
 import type { LocalZona } from '../../offline/db';
 import { FieldPoints } from './FieldPoints';
 import type { GeoFix } from './geolocation';
+import { MapaBaseLayer } from './MapaBaseLayer';
 import type { MapPoint } from './types';
 
 export const MAP_DEFAULTS = {
@@ -36,8 +38,13 @@ export interface LatLng {
   lng: number;
 }
 
+/** The base layer offered for a project's basemap package, and the default one offline. */
+export const MAPA_DO_PROJETO = 'Mapa do projeto';
+
 interface Props {
   tiles: TileConfig | null;
+  /** The project's basemap package (issue 23), or null when it has none. */
+  mapaBase?: { projeto: string; mapa: MapaBase } | null;
   zonas: readonly LocalZona[];
   points: readonly MapPoint[];
   position: GeoFix | null;
@@ -46,9 +53,20 @@ interface Props {
   onPointClick?: (id: string) => void;
 }
 
-export function FieldMap({ tiles, zonas, points, position, picked, onPick, onPointClick }: Props) {
+export function FieldMap({
+  tiles,
+  mapaBase = null,
+  zonas,
+  points,
+  position,
+  picked,
+  onPick,
+  onPointClick,
+}: Props) {
   const offline = typeof navigator !== 'undefined' && !navigator.onLine;
   const separateDownload = tiles?.download && tiles.download !== tiles.street ? tiles.download : null;
+  // Offline the project's own map is the one downloaded for it; online the street map stays first.
+  const packageFirst = mapaBase !== null && (offline || tiles === null);
   return (
     <Box
       role="region"
@@ -86,10 +104,19 @@ export function FieldMap({ tiles, zonas, points, position, picked, onPick, onPoi
         minZoom={MAP_DEFAULTS.minZoom}
         style={{ height: '100%', width: '100%' }}
       >
-        {tiles && (
+        {(tiles || mapaBase) && (
           <LayersControl position="topright">
-            {separateDownload && (
-              <LayersControl.BaseLayer checked={offline} name="Mapa baixado">
+            {mapaBase && (
+              <LayersControl.BaseLayer checked={packageFirst} name={MAPA_DO_PROJETO}>
+                <MapaBaseLayer
+                  projeto={mapaBase.projeto}
+                  mapa={mapaBase.mapa}
+                  maxZoom={MAP_DEFAULTS.maxZoom}
+                />
+              </LayersControl.BaseLayer>
+            )}
+            {tiles && separateDownload && (
+              <LayersControl.BaseLayer checked={offline && !packageFirst} name="Mapa baixado">
                 <TileLayer
                   url={separateDownload}
                   maxZoom={MAP_DEFAULTS.maxZoom}
@@ -97,21 +124,25 @@ export function FieldMap({ tiles, zonas, points, position, picked, onPick, onPoi
                 />
               </LayersControl.BaseLayer>
             )}
-            <LayersControl.BaseLayer checked={!(offline && separateDownload)} name="Ruas">
-              <TileLayer
-                url={tiles.street}
-                attribution="&copy; colaboradores do OpenStreetMap"
-                maxZoom={MAP_DEFAULTS.maxZoom}
-                maxNativeZoom={MAP_DEFAULTS.maxNativeZoom}
-              />
-            </LayersControl.BaseLayer>
-            <LayersControl.BaseLayer name="Satélite">
-              <TileLayer
-                url={tiles.satellite}
-                maxZoom={MAP_DEFAULTS.maxZoom}
-                maxNativeZoom={MAP_DEFAULTS.maxNativeZoom}
-              />
-            </LayersControl.BaseLayer>
+            {tiles && (
+              <LayersControl.BaseLayer checked={!packageFirst && !(offline && separateDownload)} name="Ruas">
+                <TileLayer
+                  url={tiles.street}
+                  attribution="&copy; colaboradores do OpenStreetMap"
+                  maxZoom={MAP_DEFAULTS.maxZoom}
+                  maxNativeZoom={MAP_DEFAULTS.maxNativeZoom}
+                />
+              </LayersControl.BaseLayer>
+            )}
+            {tiles && (
+              <LayersControl.BaseLayer name="Satélite">
+                <TileLayer
+                  url={tiles.satellite}
+                  maxZoom={MAP_DEFAULTS.maxZoom}
+                  maxNativeZoom={MAP_DEFAULTS.maxNativeZoom}
+                />
+              </LayersControl.BaseLayer>
+            )}
           </LayersControl>
         )}
         {zonas.map((zona) =>
