@@ -220,7 +220,7 @@ function MapaOfflineEdit({ projetoId, zonas }: { projetoId: string; zonas: Props
             <FormLabel component="legend">
               {mapa === null ? 'Enviar um arquivo' : 'Substituir por outro arquivo'}
             </FormLabel>
-            <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
+            <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
               <Button
                 variant="outlined"
                 startIcon={<UploadFileIcon />}
