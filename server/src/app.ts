@@ -22,7 +22,7 @@ import { LoginLimiter } from './auth/login-limiter.ts';
 import { Callers } from './auth/callers.ts';
 import { sessionEnded } from './auth/sessions.ts';
 import type { TokenService } from './auth/tokens.ts';
-import { DEFAULT_TILES, type TileConfig } from './config.ts';
+import { DEFAULT_TILES, type MapaBaseConfig, mapaBaseConfig, type TileConfig } from './config.ts';
 import { route } from './contract.ts';
 import type { Database } from './db/database.ts';
 import { isDatabaseUnavailable } from './db/errors.ts';
@@ -37,6 +37,7 @@ import { projetoRoutes } from './modules/projetos/routes.ts';
 import { extratorRoutes } from './modules/export/extrator-routes.ts';
 import { relatorioRoutes } from './modules/export/relatorios-routes.ts';
 import { mapaRoutes } from './modules/mapa/routes.ts';
+import { mapaBaseRoutes } from './modules/mapa-base/routes.ts';
 import { PontosLive } from './live/pontos.ts';
 import { registroRoutes } from './modules/registros/routes.ts';
 import { importPendentesRoutes } from './modules/registros/import-pendentes.ts';
@@ -64,6 +65,8 @@ export interface AppOptions {
    * main.ts waits, as other processes on the same photo store may be about to commit a row referring to it.
    */
   photoSweepDelayMs?: number;
+  /** The basemap packages' limit and URL policy; read from the environment (mapaBaseConfig) when omitted. */
+  mapaBase?: MapaBaseConfig;
   /** Called for every route as it is added (the authorization sweep collects the route table with it). */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -170,7 +173,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const access = createAccess(db, callers);
   await app.register(docsRoutes, { access });
   await app.register(clienteRoutes, { db, access });
-  await app.register(projetoRoutes, { db, access });
+  await app.register(projetoRoutes, { db, access, blobs: options.blobs });
   await app.register(usuarioRoutes, { db, access });
   await app.register(auditoriaRoutes, { db, access });
   const live = new PontosLive(db, (error) => app.log.error({ err: error }, 'live notification failed'));
@@ -182,6 +185,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(registroRoutes, { db, access, blobs: options.blobs, live, callers, sweeper });
   await app.register(importPendentesRoutes, { db, access, blobs: options.blobs, sweeper });
   await app.register(mapaRoutes, { db, access, live });
+  await app.register(mapaBaseRoutes, {
+    db,
+    access,
+    blobs: options.blobs,
+    callers,
+    config: options.mapaBase ?? mapaBaseConfig(),
+  });
   await app.register(extratorRoutes, { db, access, blobs: options.blobs });
   await app.register(relatorioRoutes, { db, access });
   await app.register(loggerRoutes, { db });

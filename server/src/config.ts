@@ -2,6 +2,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { MAPA_BASE_MAX_BYTES } from '@novus/domain/api/mapa-base';
 import type { TileConfig } from '@novus/domain/api/sistema';
 import { DEFAULT_TOKEN_DAYS } from '@novus/domain/constants';
 import { parseS3Url, type S3Location } from './storage/s3-blob-store.ts';
@@ -23,6 +24,23 @@ export interface Config {
   tls: { key: Buffer; cert: Buffer } | undefined;
   /** PHOTO_STORE=s3://bucket/prefix: photos in S3-compatible storage; undefined: the folder DATA_DIR/fotos. */
   photoStore: S3Location | undefined;
+}
+
+/** The projects' basemap packages (issue 23). */
+export interface MapaBaseConfig {
+  /** MAPA_BASE_MAX_BYTES: the largest archive an upload may send (default 8 GiB). */
+  maxBytes: number;
+  /** MAPA_BASE_ALLOW_PRIVATE=1: a package's URL may name a loopback or private address (tests, a LAN server). */
+  allowPrivate: boolean;
+}
+
+export function mapaBaseConfig(env: NodeJS.ProcessEnv = process.env): MapaBaseConfig {
+  const raw = env.MAPA_BASE_MAX_BYTES?.trim();
+  const maxBytes = raw ? Number(raw) : MAPA_BASE_MAX_BYTES;
+  if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) {
+    throw new Error(`MAPA_BASE_MAX_BYTES inválido: "${raw}". Informe o tamanho máximo em bytes.`);
+  }
+  return { maxBytes, allowPrivate: env.MAPA_BASE_ALLOW_PRIVATE === '1' };
 }
 
 /** The map's tile sources, as GET /api/config declares them. */

@@ -344,6 +344,7 @@ describe('/api/projeto', () => {
       'fuso',
       'imagensMapa',
       'limiteDownload',
+      'mapaBase',
       'nome',
       'zonas',
     ]);

@@ -13,6 +13,7 @@ import { type Fluxo, FLUXOS } from '@novus/domain/flows/keys';
 import { FLOW_BY_KEY, FLOWS } from '@novus/domain/flows/registry';
 import type { Role } from '@novus/domain/roles';
 import { type Call, parsed, send } from './support/requests.ts';
+import { CURITIBA_BBOX, solidPng, tileRange, tilesOverBbox, writePmtiles } from './support/pmtiles.ts';
 import { collectRoutes } from './support/route-table.ts';
 import {
   createSession,
@@ -207,6 +208,34 @@ function flowEntries(flow: FlowDefinition): Record<string, Entry> {
   return entries;
 }
 
+/** A basemap package over the sample zones (zoom 14), and the request that uploads it. */
+const MAPA_ZOOM = 14;
+const MAPA_TILE = tileRange(CURITIBA_BBOX, MAPA_ZOOM);
+const mapaUpload = (o: Objects): Call => ({
+  method: 'PUT',
+  url: `/api/projeto/${o.projeto}/mapa-base`,
+  body: {
+    payload: Buffer.from(
+      writePmtiles({
+        tiles: tilesOverBbox(CURITIBA_BBOX, [MAPA_ZOOM], () => solidPng([0, 128, 0], 8)),
+        tileType: 'png',
+        bounds: CURITIBA_BBOX,
+      }),
+    ),
+    headers: { 'content-type': 'application/vnd.pmtiles' },
+  },
+});
+
+/** The client's project has its package before it is read (a removal in the table may have taken it). */
+async function withMapa(world: Pick<World, 'app' | 'adminCookie'>, o: Objects): Promise<void> {
+  const read = await send(
+    world.app,
+    { method: 'GET', url: `/api/projeto/${o.projeto}/mapa-base` },
+    world.adminCookie,
+  );
+  if (read.statusCode === 404) await adminSend(world, mapaUpload(o));
+}
+
 /** A request of the administrador's that must succeed (seeding, spare objects); its JSON. */
 async function adminSend<T = { _id: string }>(world: Pick<World, 'app' | 'adminCookie'>, call: Call) {
   const response = await send(world.app, call, world.adminCookie);
@@ -330,6 +359,41 @@ const TABLE: Record<string, Entry> = {
       url: `/api/projeto/${encodeURIComponent(o.projetoNome)}/estatistica`,
     }),
     expect: mapaReaders,
+  },
+  // The basemap package (issue 23): read by whoever sees the project's map, written by administradores.
+  'GET /api/projeto/:id/mapa-base': {
+    call: async (o, _caller, world) => {
+      await withMapa(world, o);
+      return { method: 'GET', url: `/api/projeto/${o.projeto}/mapa-base` };
+    },
+    expect: mapaReaders,
+  },
+  'GET /api/projeto/:id/mapa-base/:z/:x/:y': {
+    call: async (o, _caller, world) => {
+      await withMapa(world, o);
+      return {
+        method: 'GET',
+        url: `/api/projeto/${o.projeto}/mapa-base/${MAPA_ZOOM}/${MAPA_TILE.minX}/${MAPA_TILE.minY}`,
+      };
+    },
+    expect: mapaReaders,
+  },
+  'PUT /api/projeto/:id/mapa-base': { call: (o) => mapaUpload(o), expect: both(adminOnly(200)) },
+  // An address of this host: refused (422) to the administrador, as MAPA_BASE_ALLOW_PRIVATE is not set.
+  'PUT /api/projeto/:id/mapa-base/url': {
+    call: (o) => ({
+      method: 'PUT',
+      url: `/api/projeto/${o.projeto}/mapa-base/url`,
+      json: { url: 'http://127.0.0.1:9/mapa.pmtiles' },
+    }),
+    expect: both(adminOnly(422)),
+  },
+  'DELETE /api/projeto/:id/mapa-base': {
+    call: async (o, _caller, world) => {
+      await withMapa(world, o);
+      return { method: 'DELETE', url: `/api/projeto/${o.projeto}/mapa-base` };
+    },
+    expect: both(adminOnly(204)),
   },
   'GET /api/projeto/:id/mapa/eventos': {
     call: (o) => ({ method: 'GET', url: `/api/projeto/${o.projeto}/mapa/eventos`, stream: true }),

@@ -5,6 +5,7 @@ import { PRELOADED_FLOWS } from '../flows/registry.ts';
 import { projetoFieldsSchema } from '../projeto.ts';
 import { z } from '../zod.ts';
 import { endpoint, resourceEndpoints, uuid, uuidParam } from './contract.ts';
+import { mapaBaseAnswer } from './mapa-base.ts';
 
 const fluxos = z.array(z.enum(FLUXOS));
 const idNome = z.object({ _id: uuid, nome: z.string() });
@@ -56,6 +57,8 @@ const projetoDetailAnswer = z
     limiteDownload: z.number().int().nullable(),
     imagensMapa: z.array(z.unknown()),
     zonas: z.array(zonaAnswer),
+    /** The project's basemap package (issue 23), null without one. */
+    mapaBase: mapaBaseAnswer.nullable(),
     // The preloaded points of each flow, under the field name of the project form (pontosIP, ...).
     ...Object.fromEntries(
       PRELOADED_FLOWS.map((flow) => [
@@ -126,6 +129,8 @@ export const listProjetosOfUser = endpoint({
           imagensMapa: z.array(z.unknown()),
           fuso: z.number().int().nullable(),
           limiteDownload: z.number().int().nullable(),
+          /** The basemap package the device downloads for its zones (coverage judged against them), or null. */
+          mapaBase: mapaBaseAnswer.nullable(),
         })
         .describe('Projeto do usuário'),
     ),

@@ -1,5 +1,8 @@
 // Photo bytes at rest, addressed by their SHA-256: streamed to disk and hashed on the way, never buffered whole.
 // A local directory by default; S3-compatible object storage with PHOTO_STORE=s3://… (s3-blob-store.ts).
+// Basemap archives (issue 23, PMTiles of several GB) go through the same machinery into a space of their own
+// (`mapas/` beside the photos' hash folders): checked by their own check on the way in, read back by ranges, and
+// out of reach of the PhotoSweeper, which removes photo keys only.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,7 +31,53 @@ export interface BlobStore {
   modifiedAt?(hash: string): Promise<number | undefined>;
   /** Rejects when the store cannot take photos now (GET /api/health); a store without it is taken as answering. */
   check?(): Promise<void>;
+  /**
+   * Stores an archive (a basemap package) in the archives' space, streamed to a temporary file while it is hashed
+   * and checked (`check`), never held whole; rejects with what the check or the size limit threw, storing nothing.
+   */
+  putArchive<R>(stream: Readable, check: BlobCheck<R>, options?: ReceiveOptions): Promise<StoredArchive<R>>;
+  /** `length` bytes of the archive under hash from `offset` (fewer at its end); rejects when there is none. */
+  readArchive(hash: string, offset: number, length: number): Promise<Uint8Array>;
+  /** Deletes the archive under hash (nothing when there is none); callers check no project refers to it. */
+  removeArchive(hash: string): Promise<void>;
+  /** Whether the archives' space holds hash. */
+  hasArchive(hash: string): Promise<boolean>;
 }
+
+/**
+ * What a stream must be to be stored, judged on the way in: `update` sees every chunk as it arrives (throw to
+ * refuse early, before the rest is read), `finish` the whole file once written (it may read it by ranges).
+ */
+export interface BlobCheck<R> {
+  update(chunk: Buffer): void;
+  finish(file: string, size: number): Promise<R> | R;
+}
+
+export interface ReceiveOptions {
+  /** Past this many bytes the stream is refused (BlobTooLargeError) while it is read. */
+  maxBytes?: number;
+  /** Leave the stream alive when it is refused (an HTTP request body: the answer still goes out on its socket). */
+  keepStream?: boolean;
+}
+
+export interface StoredArchive<R> {
+  hash: string;
+  size: number;
+  /** What the check found. */
+  checked: R;
+}
+
+/** A stream past ReceiveOptions.maxBytes. */
+export class BlobTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`more than ${maxBytes} bytes`);
+  }
+}
+
+/** A missing archive or a range past its end. */
+export class ArchiveReadError extends Error {}
+
+const SHA256 = /^[0-9a-f]{64}$/;
 
 export class LocalBlobStore implements BlobStore {
   constructor(private readonly root: string) {
@@ -44,6 +93,11 @@ export class LocalBlobStore implements BlobStore {
     return path.join(this.root, hash.slice(0, 2), hash);
   }
 
+  /** Archives live under mapas/, a name no photo folder (two hex digits) can take. */
+  private archivePath(hash: string): string {
+    return path.join(this.root, ARCHIVE_SPACE, hash.slice(0, 2), hash);
+  }
+
   /** The hash-prefix folders known to exist, so an upload does not ask the file system again (issue 22). */
   private readonly folders = new Set<string>();
 
@@ -52,24 +106,69 @@ export class LocalBlobStore implements BlobStore {
     let moved = false;
     try {
       const blob = await receiveImage(stream, tmp);
-      const target = this.pathOf(blob.hash);
-      const folder = path.dirname(target);
-      if (!this.folders.has(folder)) {
-        await fs.promises.mkdir(folder, { recursive: true });
-        this.folders.add(folder);
-      }
-      // Same bytes, same name: a replay or a duplicate photo just lands on the file already there.
-      await fs.promises.rename(tmp, target).catch(async (error: unknown) => {
-        // The folder was removed behind our back (an operator, a test): make it again, once.
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-        await fs.promises.mkdir(folder, { recursive: true });
-        await fs.promises.rename(tmp, target);
-      });
+      await this.moveInto(tmp, this.pathOf(blob.hash));
       moved = true;
       return blob;
     } finally {
       if (!moved) await fs.promises.rm(tmp, { force: true });
     }
+  }
+
+  /** Renames the finished tmp file onto its name (same bytes, same name: a duplicate lands on the file there). */
+  private async moveInto(tmp: string, target: string): Promise<void> {
+    const folder = path.dirname(target);
+    if (!this.folders.has(folder)) {
+      await fs.promises.mkdir(folder, { recursive: true });
+      this.folders.add(folder);
+    }
+    await fs.promises.rename(tmp, target).catch(async (error: unknown) => {
+      // The folder was removed behind our back (an operator, a test): make it again, once.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      await fs.promises.mkdir(folder, { recursive: true });
+      await fs.promises.rename(tmp, target);
+    });
+  }
+
+  async putArchive<R>(
+    stream: Readable,
+    check: BlobCheck<R>,
+    options: ReceiveOptions = {},
+  ): Promise<StoredArchive<R>> {
+    const tmp = path.join(this.root, 'tmp', crypto.randomUUID());
+    let moved = false;
+    try {
+      const received = await receiveBlob(stream, tmp, check, options);
+      await this.moveInto(tmp, this.archivePath(received.hash));
+      moved = true;
+      return received;
+    } finally {
+      if (!moved) await fs.promises.rm(tmp, { force: true });
+    }
+  }
+
+  async readArchive(hash: string, offset: number, length: number): Promise<Uint8Array> {
+    if (!SHA256.test(hash)) throw new ArchiveReadError('no such archive');
+    const file = await fs.promises.open(this.archivePath(hash), 'r').catch((error: unknown) => {
+      throw new ArchiveReadError(`no such archive: ${String(error)}`);
+    });
+    try {
+      return await readAt(file, offset, length);
+    } finally {
+      await file.close();
+    }
+  }
+
+  async removeArchive(hash: string): Promise<void> {
+    if (!SHA256.test(hash)) return;
+    await fs.promises.rm(this.archivePath(hash), { force: true });
+  }
+
+  async hasArchive(hash: string): Promise<boolean> {
+    if (!SHA256.test(hash)) return false;
+    return fs.promises.access(this.archivePath(hash)).then(
+      () => true,
+      () => false,
+    );
   }
 
   open(hash: string): Readable | undefined {
@@ -91,19 +190,58 @@ export class LocalBlobStore implements BlobStore {
   }
 }
 
+/** The archives' space in a store: `mapas/{ab}/{hash}` (local folder and S3 keys alike). */
+export const ARCHIVE_SPACE = 'mapas';
+
+/** `length` bytes of an open file from `offset`, fewer at its end; a read that starts past the end is an error. */
+export async function readAt(
+  file: fs.promises.FileHandle,
+  offset: number,
+  length: number,
+): Promise<Uint8Array> {
+  const buffer = Buffer.alloc(length);
+  let read = 0;
+  while (read < length) {
+    const { bytesRead } = await file.read(buffer, read, length - read, offset + read);
+    if (bytesRead === 0) break;
+    read += bytesRead;
+  }
+  if (read === 0 && length > 0) throw new ArchiveReadError(`nothing at ${offset}`);
+  return new Uint8Array(buffer.buffer, buffer.byteOffset, read);
+}
+
 /** Chunks held before they are written together: a photo of the field (150 KB–1 MB) is one write, not a dozen. */
 const WRITE_BATCH_BYTES = 1024 * 1024;
 
 /**
  * Writes a stream to the file tmp, hashing it and checking it is a whole photo (ImageCheck) on the way; rejects
- * with NotAnImageError when it is not. The caller moves the file to where it belongs, and removes tmp. At most
- * WRITE_BATCH_BYTES are held at a time: the bytes go to the file in batches as they arrive, never held whole.
+ * with NotAnImageError when it is not. The caller moves the file to where it belongs, and removes tmp.
  */
 export async function receiveImage(stream: Readable, tmp: string): Promise<StoredBlob> {
-  const hasher = crypto.createHash('sha256');
   const check = new ImageCheck();
+  const { hash, size, checked } = await receiveBlob(stream, tmp, {
+    update: (chunk) => check.update(chunk),
+    finish: () => check.result(),
+  });
+  return { hash, size, mediaType: checked.mediaType };
+}
+
+/**
+ * Writes a stream to the file tmp, hashing it (SHA-256) and passing it through `check` on the way; rejects with
+ * what the check threw, or BlobTooLargeError past `maxBytes`. The caller moves the file to where it belongs, and
+ * removes tmp. At most WRITE_BATCH_BYTES are held at a time: the bytes go to the file in batches as they arrive.
+ */
+export async function receiveBlob<R>(
+  stream: Readable,
+  tmp: string,
+  check: BlobCheck<R>,
+  { maxBytes = Infinity, keepStream = false }: ReceiveOptions = {},
+): Promise<StoredArchive<R>> {
+  const hasher = crypto.createHash('sha256');
   let size = 0;
   const file = await fs.promises.open(tmp, 'w');
+  // A refused request body is left alive (not destroyed with its socket), so the refusal reaches the client.
+  const chunks = (keepStream ? stream.iterator({ destroyOnReturn: false }) : stream) as AsyncIterable<Buffer>;
   try {
     let batch: Buffer[] = [];
     let batched = 0;
@@ -117,10 +255,11 @@ export async function receiveImage(stream: Readable, tmp: string): Promise<Store
       // A short write (the disk filling up, say) is finished or fails, never left with a hole.
       if (bytesWritten < length) await file.write(Buffer.concat(chunks).subarray(bytesWritten));
     };
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    for await (const chunk of chunks) {
+      size += chunk.length;
+      if (size > maxBytes) throw new BlobTooLargeError(maxBytes);
       check.update(chunk);
       hasher.update(chunk);
-      size += chunk.length;
       batch.push(chunk);
       batched += chunk.length;
       if (batched >= WRITE_BATCH_BYTES) await flush();
@@ -129,6 +268,6 @@ export async function receiveImage(stream: Readable, tmp: string): Promise<Store
   } finally {
     await file.close();
   }
-  const { mediaType } = check.result();
-  return { hash: hasher.digest('hex'), size, mediaType };
+  const checked = await check.finish(tmp, size);
+  return { hash: hasher.digest('hex'), size, checked };
 }

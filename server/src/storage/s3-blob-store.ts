@@ -3,6 +3,8 @@
 // server while it is hashed and checked (its key is its hash, known only at the end), then streamed to the bucket
 // once, unless that key already holds it (a replay or the same photo twice). Never buffered whole either way;
 // browsers read it through the server's access check (the photo route streams the object through).
+// Basemap archives (several GB) take the same way under `{prefix}mapas/`, sent by a multipart upload (a single PUT
+// stops at 5 GB) and read back by ranges (GetObject with Range).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,8 +19,19 @@ import {
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
 import { AppError } from '../errors.ts';
-import { type BlobStore, receiveImage, type StoredBlob } from './blob-store.ts';
+import {
+  ARCHIVE_SPACE,
+  ArchiveReadError,
+  type BlobCheck,
+  type BlobStore,
+  type ReceiveOptions,
+  receiveBlob,
+  receiveImage,
+  type StoredArchive,
+  type StoredBlob,
+} from './blob-store.ts';
 
 export const PHOTO_STORE_UNAVAILABLE =
   'O armazenamento de fotos está indisponível no momento. Tente enviar novamente em instantes.';
@@ -113,6 +126,87 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
+  archiveKeyOf(hash: string): string {
+    return `${this.location.prefix}${ARCHIVE_SPACE}/${hash.slice(0, 2)}/${hash}`;
+  }
+
+  async putArchive<R>(
+    stream: Readable,
+    check: BlobCheck<R>,
+    options: ReceiveOptions = {},
+  ): Promise<StoredArchive<R>> {
+    const tmp = path.join(this.tmpDir, crypto.randomUUID());
+    try {
+      const received = await receiveBlob(stream, tmp, check, options);
+      if (!(await this.hasArchive(received.hash))) {
+        // Multipart: parts of 16 MB, four at a time, from the file (an archive is never held whole).
+        const upload = new Upload({
+          client: this.client,
+          params: {
+            Bucket: this.location.bucket,
+            Key: this.archiveKeyOf(received.hash),
+            Body: fs.createReadStream(tmp),
+            ContentType: 'application/vnd.pmtiles',
+          },
+          partSize: 16 * 1024 * 1024,
+          queueSize: 4,
+          leavePartsOnError: false,
+        });
+        await this.call(() => upload.done());
+      }
+      return received;
+    } finally {
+      await fs.promises.rm(tmp, { force: true });
+    }
+  }
+
+  async readArchive(hash: string, offset: number, length: number): Promise<Uint8Array> {
+    if (!SHA256_HEX.test(hash) || length <= 0) throw new ArchiveReadError('no such archive');
+    try {
+      const object = await this.call(() =>
+        this.client.send(
+          new GetObjectCommand({
+            Bucket: this.location.bucket,
+            Key: this.archiveKeyOf(hash),
+            Range: `bytes=${offset}-${offset + length - 1}`,
+          }),
+        ),
+      );
+      if (!object.Body) throw new ArchiveReadError('empty answer');
+      return await object.Body.transformToByteArray();
+    } catch (error) {
+      // A range past the end (416) is the caller's mistake, not the store being down.
+      const inner = error instanceof PhotoStoreUnavailableError ? error.reason : error;
+      const status = (inner as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      if (isMissing(inner) || status === 416) throw new ArchiveReadError(String(inner));
+      throw error;
+    }
+  }
+
+  async removeArchive(hash: string): Promise<void> {
+    if (!SHA256_HEX.test(hash)) return;
+    await this.call(() =>
+      this.client.send(
+        new DeleteObjectCommand({ Bucket: this.location.bucket, Key: this.archiveKeyOf(hash) }),
+      ),
+    );
+  }
+
+  async hasArchive(hash: string): Promise<boolean> {
+    if (!SHA256_HEX.test(hash)) return false;
+    try {
+      await this.call(() =>
+        this.client.send(
+          new HeadObjectCommand({ Bucket: this.location.bucket, Key: this.archiveKeyOf(hash) }),
+        ),
+      );
+      return true;
+    } catch (error) {
+      if (isMissing(error)) return false;
+      throw error;
+    }
+  }
+
   /** Whether the bucket holds bytes under hash (a HEAD: nothing is read). */
   async has(hash: string): Promise<boolean> {
     return (await this.head(hash)) !== undefined;
@@ -156,7 +250,6 @@ export class S3BlobStore implements BlobStore {
     );
   }
 
-  /** A store that cannot be reached (down, refused, wrong credentials) is a 503 with a Portuguese message. */
   /** A store that cannot be reached (down, refused, wrong credentials) is a 503 with a Portuguese message. */
   private async call<T>(run: () => Promise<T>): Promise<T> {
     try {

@@ -233,6 +233,9 @@ export function tilesOverBbox(
   return tiles;
 }
 
+/** Around the zones of docs/samples/zoneamento-curitiba.kml (the tests' projects): [west, south, east, north]. */
+export const CURITIBA_BBOX: [number, number, number, number] = [-49.29, -25.45, -49.24, -25.42];
+
 /** A zone of Ilhabela (SP), the Brazilian place the other realworld tests use: [west, south, east, north]. */
 export const ILHABELA_BBOX: [number, number, number, number] = [-45.37, -23.79, -45.33, -23.76];
 
@@ -307,6 +310,10 @@ export function solidPng(rgb: [number, number, number], size = 256): Uint8Array 
 }
 
 /** A PNG tile of one colour crossed by a grid of `line` every 32 px (a street-like pattern a screenshot can see). */
-export function gridPng(rgb: [number, number, number], line: [number, number, number], size = 256): Uint8Array {
+export function gridPng(
+  rgb: [number, number, number],
+  line: [number, number, number],
+  size = 256,
+): Uint8Array {
   return png(size, (x, y) => (x % 32 === 0 || y % 32 === 0 ? line : rgb));
 }

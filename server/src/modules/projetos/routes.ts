@@ -12,7 +12,10 @@ import { badRequest, conflict, notFound } from '../../errors.ts';
 import { startProjetoAudit } from '../auditoria/projeto-audit.ts';
 import { auditoriaDe, projetoValores } from '../auditoria/queries.ts';
 import { getCliente } from '../clientes/queries.ts';
+import { listMapaBaseRows, mapaBaseJson } from '../mapa-base/queries.ts';
+import { removeUnreferencedArchive } from '../mapa-base/routes.ts';
 import { countRegistrosDeCampo } from '../registros/queries.ts';
+import type { BlobStore } from '../../storage/blob-store.ts';
 import { type ProjetoInput, readProjetoInput } from './input.ts';
 import {
   deleteProjeto,
@@ -75,9 +78,16 @@ function projetoSummary(row: ProjetoRow) {
   };
 }
 
-export async function projetoRoutes(app: FastifyInstance, { db, access }: { db: Database; access: Access }) {
+export async function projetoRoutes(
+  app: FastifyInstance,
+  { db, access, blobs }: { db: Database; access: Access; blobs: BlobStore },
+) {
   async function projetoDetail(row: ProjetoRow) {
-    const [zonas, pontos] = await Promise.all([listZonas(db, [row.id]), listPreloadedPontos(db, row.id)]);
+    const [zonas, pontos, mapas] = await Promise.all([
+      listZonas(db, [row.id]),
+      listPreloadedPontos(db, row.id),
+      listMapaBaseRows(db, [row.id]),
+    ]);
     const byFluxo = Object.fromEntries(
       PRELOADED_FLOWS.map((flow) => [
         flow.preload.formField,
@@ -94,6 +104,7 @@ export async function projetoRoutes(app: FastifyInstance, { db, access }: { db: 
       limiteDownload: row.limite_download,
       imagensMapa: row.imagens_mapa,
       zonas: zonas.map(zonaJson),
+      mapaBase: mapas[0] ? mapaBaseJson(mapas[0], zonas) : null,
       ...byFluxo,
     };
   }
@@ -133,20 +144,22 @@ export async function projetoRoutes(app: FastifyInstance, { db, access }: { db: 
   route(app, access, api.listProjetosOfUser, async ({ request }) => {
     const actor = access.actor(request);
     const projetos = await listProjetosOfUser(db, actor.id);
-    const zonas = await listZonas(
-      db,
-      projetos.map((projeto) => projeto.id),
-      actor.id,
-    );
-    return projetos.map((projeto) => ({
-      _id: projeto.id,
-      nome: projeto.nome,
-      zonas: zonas.filter((zona) => zona.projeto === projeto.id).map(zonaJson),
-      fluxos: fluxosOf(projeto),
-      imagensMapa: projeto.imagens_mapa,
-      fuso: projeto.fuso,
-      limiteDownload: projeto.limite_download,
-    }));
+    const ids = projetos.map((projeto) => projeto.id);
+    const [zonas, mapas] = await Promise.all([listZonas(db, ids, actor.id), listMapaBaseRows(db, ids)]);
+    return projetos.map((projeto) => {
+      const suas = zonas.filter((zona) => zona.projeto === projeto.id);
+      const mapa = mapas.find((candidate) => candidate.projeto === projeto.id);
+      return {
+        _id: projeto.id,
+        nome: projeto.nome,
+        zonas: suas.map(zonaJson),
+        fluxos: fluxosOf(projeto),
+        imagensMapa: projeto.imagens_mapa,
+        fuso: projeto.fuso,
+        limiteDownload: projeto.limite_download,
+        mapaBase: mapa ? mapaBaseJson(mapa, suas) : null,
+      };
+    });
   });
 
   route(app, access, api.listProjetosByCliente, async ({ params: { clienteId }, request }) => {
@@ -194,8 +207,9 @@ export async function projetoRoutes(app: FastifyInstance, { db, access }: { db: 
     return projetoDetail(row);
   });
 
-  route(app, access, api.deleteProjeto, async ({ params: { id }, request }) =>
-    db.transaction(async (tx) => {
+  route(app, access, api.deleteProjeto, async ({ params: { id }, request }) => {
+    const mapas = await listMapaBaseRows(db, [id]);
+    const deleted = await db.transaction(async (tx) => {
       // Losing nothing comes first: a project whose records technicians collected is not deleted.
       if ((await countRegistrosDeCampo(tx, id)) > 0) {
         throw conflict('O projeto tem registros coletados em campo e não pode ser excluído.');
@@ -204,6 +218,9 @@ export async function projetoRoutes(app: FastifyInstance, { db, access }: { db: 
       if (!(await deleteProjeto(tx, id))) throw notFound(NOT_FOUND);
       await auditoriaDe(tx, access.actor(request).id, 'projeto').excluir(id, antes);
       return { _id: id };
-    }),
-  );
+    });
+    // Its basemap package went with it (ON DELETE CASCADE): the archive too, when no other project has it.
+    await removeUnreferencedArchive(db, blobs, mapas[0]?.hash);
+    return deleted;
+  });
 }
