@@ -1,12 +1,20 @@
 // A vector basemap package (issue 23): the administrator uploads a PMTiles of MVT tiles made here over Curitiba's
-// Zona Centro (earth, a lake, streets named in Portuguese, buildings), and the supervisor's map draws it as a street
-// map, 'Mapa do projeto', with the streets' names, overzoomed past the package's last zoom.
+// Zona Centro (earth, a lake, streets named in Portuguese, buildings). The supervisor's map draws it as a street
+// map, 'Mapa do projeto', with the streets' names, overzoomed past the package's last zoom; the technician downloads
+// the zone's map from it and, offline after a reload, places a unit on those streets at zoom 19.
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
 import { tilesOverBbox, writePmtiles } from '../../server/test/support/pmtiles';
 import { createUser, unique } from '../support/api';
 import { expectAccessible } from '../support/axe';
 import { BackofficeShell } from '../support/backoffice-page';
-import { type CollectWorld, GPS, setUpWorld } from '../support/collect-setup';
+import { acceptDialogs, TechnicianHome, WizardPage } from '../support/collect-pages';
+import {
+  type CollectWorld,
+  GPS,
+  setUpWorld,
+  TECHNICIAN_PHONE,
+  TECNICO_PASSWORD,
+} from '../support/collect-setup';
 import { apiAs, SUPERVISOR_PASSWORD } from '../support/extrator-pages';
 import { LoginPage } from '../support/login-page';
 import { type CamadaMvt, encodeMvt, type Lugar, retangulo } from '../support/mvt';
@@ -173,7 +181,7 @@ test.beforeAll(async () => {
     roles: ['supervisor'],
     cliente,
   });
-  const paula = await apiAs(base.tecnico.login, 'tecnico-e2e-senha');
+  const paula = await apiAs(base.tecnico.login, TECNICO_PASSWORD);
   // a unit at the GPS fix: the supervisor's map opens on it
   await enviar(paula, 'unidade', base.projetoId, { lat: LAT, lng: LNG }, UNIDADE);
 
@@ -251,5 +259,63 @@ test.describe('the supervisor map', () => {
 
     await expectAccessible(page, 'supervisor, mapa vetorial');
     await screenshot(page, 'mapa-vetorial-supervisor');
+  });
+});
+
+test.describe('the technician’s field map', () => {
+  test.use(TECHNICIAN_PHONE);
+
+  test('downloads the zone from the vector package and, offline, places a unit on its streets at zoom 19', async ({
+    page,
+    context,
+  }) => {
+    test.setTimeout(120_000);
+    acceptDialogs(page);
+    const home = new TechnicianHome(page);
+    const login = new LoginPage(page);
+    await login.goto();
+    await login.signIn(world.tecnico.login, TECNICO_PASSWORD);
+    await expect(page.getByRole('heading', { name: `Olá, ${world.tecnico.nome}` })).toBeVisible();
+    await home.sync();
+    await home.expectSynced();
+    // the app shell (the vector layer's code included) in the service worker before the network goes
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+
+    await page.getByRole('link', { name: 'Iniciar' }).click();
+    await page.getByRole('link', { name: world.projetoNome }).click();
+    await page.getByRole('link', { name: 'Poste' }).click();
+    await page.getByRole('button', { name: 'Download do Mapa' }).click();
+    await expect(page.getByText(/^Mapa baixado: \d+ blocos disponíveis sem internet\.$/)).toBeVisible({
+      timeout: 60_000,
+    });
+
+    await context.setOffline(true);
+    await page.reload();
+    const wizard = new WizardPage(page);
+    await wizard.voltar.click();
+    await page.getByRole('link', { name: 'Unidade' }).click();
+    await page.getByRole('button', { name: 'SDU (casa)' }).click();
+    await expect(wizard.step('Passo 2 de 3: Coordenadas')).toBeVisible();
+
+    // the package's streets at 19, four zooms past its last, named in Portuguese, from the device's cache
+    const mapa = page.getByRole('region', { name: 'Mapa' });
+    await expect
+      .poll(() => rotulos(mapa), { timeout: 15_000 })
+      .toEqual(expect.arrayContaining(['Rua das Flores', 'Rua Ipê Amarelo']));
+    expect(await rotulos(mapa)).not.toContain('Seventh of September Avenue');
+    const cores = await coresDoMapa(mapa);
+    expect(cores.terra, JSON.stringify(cores)).toBeGreaterThan(50_000);
+    expect(cores.rua, JSON.stringify(cores)).toBeGreaterThan(2_000);
+    expect(cores.agua, JSON.stringify(cores)).toBeGreaterThan(2_000);
+    await expect(page.locator('.mapa-posicao')).toHaveCount(1);
+
+    await wizard.tapMap();
+    await expect(page.locator('.mapa-ponto-escolhido')).toHaveCount(1);
+    await expectAccessible(page, 'unidade mapa vetorial offline');
+    await screenshot(page, 'mapa-vetorial-campo');
   });
 });
