@@ -183,7 +183,7 @@ test('an administrador uploads a real PMTiles to a project, is refused an invali
   expect((await page.request.get(`/api/projeto/${projeto.id}/mapa-base`)).status()).toBe(404);
 });
 
-test('the URL field checks the address before sending, and Enter there does not save the project form', async ({
+test('a URL is checked before sending and refused by the server in Portuguese when it is internal; Enter there does not save the project form', async ({
   page,
 }) => {
   await new LoginPage(page).signInAsAdmin('backoffice');
@@ -198,6 +198,53 @@ test('the URL field checks the address before sending, and Enter there does not 
   await expect(mapa.text('Informe a URL de um arquivo PMTiles (http ou https).')).toBeVisible();
   await expect(page.getByText('Projeto alterado com sucesso.')).toHaveCount(0);
   await expect(mapa.url).toHaveAccessibleDescription('Informe a URL de um arquivo PMTiles (http ou https).');
+
+  // the e2e server may not read its own network (no MAPA_BASE_ALLOW_PRIVATE): its answer shows, nothing stored
+  await form.nome.fill(`${projeto.nome} (editado)`);
+  await mapa.url.fill('http://127.0.0.1:9/mapa.pmtiles');
+  await mapa.usarUrl.click();
+  const erro = mapa.section.getByRole('alert');
+  await expect(erro).toHaveText(/A URL aponta para um endereço interno/);
+  await expect(mapa.url).toHaveValue('http://127.0.0.1:9/mapa.pmtiles');
+  await expect(form.nome).toHaveValue(`${projeto.nome} (editado)`);
+  await expect(mapa.text(/Este projeto não tem mapa offline/)).toBeVisible();
+  await expect(page.getByText('Projeto alterado com sucesso.')).toHaveCount(0);
+});
+
+test('an upload cancelled midway stores nothing and the server goes on serving', async ({ page }) => {
+  await new LoginPage(page).signInAsAdmin('backoffice');
+  const projeto = await projetoEmCuritiba(page);
+  const mapa = new MapaOfflineSection(page);
+  await page.goto(`/backoffice/projeto/${projeto.id}`);
+  await expect(mapa.text(/Este projeto não tem mapa offline/)).toBeVisible();
+
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 20,
+    downloadThroughput: -1,
+    uploadThroughput: (1024 * 1024) / 8, // 1 Mbit/s: about 15 s for the archive
+  });
+  await mapa.upload(USGS);
+  await expect(mapa.text(/^Enviando: \d+%$/)).toBeVisible();
+  await mapa.section.getByRole('button', { name: 'Cancelar envio' }).click();
+  await expect(mapa.section.getByRole('status')).toHaveText(
+    'Envio cancelado: o mapa offline não foi alterado.',
+  );
+  await expect(mapa.progresso).toHaveCount(0);
+  await expect(mapa.escolher).toBeEnabled();
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: -1,
+  });
+  expect((await page.request.get(`/api/projeto/${projeto.id}/mapa-base`)).status()).toBe(404);
+
+  // the same file again, whole this time
+  await mapa.enviar.click();
+  await expect(mapa.section.getByRole('status')).toHaveText('Mapa offline guardado.');
+  await expect(mapa.dado('Zooms')).toHaveText('8 a 15');
 });
 
 test("the client's supervisor sees the package but cannot change it", async ({ page, browser }) => {
