@@ -247,6 +247,27 @@ test('an upload cancelled midway stores nothing and the server goes on serving',
   await expect(mapa.dado('Zooms')).toHaveText('8 a 15');
 });
 
+test('a 10 GB file over the limit is refused in Portuguese before it is sent', async ({ page }) => {
+  // sparse: 10 GB to the browser and the upload's Content-Length, no disk used
+  const big = path.join(test.info().outputDir, 'grande.pmtiles');
+  fs.mkdirSync(path.dirname(big), { recursive: true });
+  fs.closeSync(fs.openSync(big, 'w'));
+  fs.truncateSync(big, 10 * 1024 ** 3);
+  await new LoginPage(page).signInAsAdmin('backoffice');
+  const projeto = await projetoEmCuritiba(page);
+  const mapa = new MapaOfflineSection(page);
+  await page.goto(`/backoffice/projeto/${projeto.id}`);
+  await expect(mapa.text(/Este projeto não tem mapa offline/)).toBeVisible();
+  await mapa.arquivo.setInputFiles(big);
+  await expect(mapa.text('10,00 GB')).toBeVisible();
+  await mapa.enviar.click();
+  await expect(mapa.section.getByRole('alert')).toHaveText(
+    /O arquivo excede o tamanho máximo do mapa offline/,
+  );
+  await expect(mapa.text(/Este projeto não tem mapa offline/)).toBeVisible();
+  fs.rmSync(big); // on a failure the run's output folder, emptied by the next run, keeps it
+});
+
 test("the client's supervisor sees the package but cannot change it", async ({ page, browser }) => {
   await new LoginPage(page).signInAsAdmin('backoffice');
   const projeto = await projetoEmCuritiba(page);
