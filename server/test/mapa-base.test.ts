@@ -270,8 +270,9 @@ describe('/api/projeto/:id/mapa-base', () => {
       [7, 22, 50],
       [3, 9, 0],
     ] as const) {
-      const response = await get(tileUrl(field.projeto, z, x, y), field.tecnicoCookie);
+      const response = await get(tileUrl(field.projeto, z, x, y, 'v'), field.tecnicoCookie);
       expect(response.statusCode).toBe(404);
+      expect(response.headers['cache-control']).toBeUndefined();
       expect(response.json()).toEqual({ message: 'O mapa offline não tem bloco nesse zoom e posição.' });
     }
     const tile = tileUrl(field.projeto, ...([12, ...WHITNEY(12)] as const));
@@ -430,11 +431,11 @@ describe('/api/projeto/:id/mapa-base', () => {
       await expectNothingStored(before);
     });
 
-    it('refuses 10 GB declared in Content-Length with 413 before reading the body', async () => {
-      const before = stored();
-      await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    /** A PUT over a real connection declaring `length` bytes, of which only `first` are sent: its answer. */
+    async function partialPut(length: number, first: Buffer): Promise<{ status: number; body: string }> {
+      if (!ctx.app.server.listening) await ctx.app.listen({ port: 0, host: '127.0.0.1' });
       const { port } = ctx.app.server.address() as AddressInfo;
-      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      return new Promise((resolve, reject) => {
         const request = http.request({
           host: '127.0.0.1',
           port,
@@ -443,7 +444,7 @@ describe('/api/projeto/:id/mapa-base', () => {
           headers: {
             cookie: field.admin,
             'content-type': 'application/vnd.pmtiles',
-            'content-length': String(10 * 1024 ** 3),
+            'content-length': String(length),
           },
         });
         request.on('response', (response) => {
@@ -452,13 +453,26 @@ describe('/api/projeto/:id/mapa-base', () => {
           response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
         });
         request.on('error', reject);
-        // The first bytes of an archive, and then nothing: the answer comes without the other 10 GB.
-        request.write(usgs.subarray(0, 64 * 1024));
+        // The first bytes, and then nothing: the answer must come without the rest.
+        request.write(first);
       });
+    }
+
+    it('refuses 10 GB declared in Content-Length with 413 before reading the body', async () => {
+      const before = stored();
+      const answer = await partialPut(10 * 1024 ** 3, usgs.subarray(0, 64 * 1024));
       expect(answer.status).toBe(413);
       expect(JSON.parse(answer.body)).toEqual({
         message: 'O arquivo excede o tamanho máximo do mapa offline (8 GiB).',
       });
+      await expectNothingStored(before);
+    });
+
+    it('refuses a big upload that is no PMTiles at its first bytes, without waiting for the rest (422)', async () => {
+      const before = stored();
+      const answer = await partialPut(50 * 1024 ** 2, crypto.randomBytes(64 * 1024));
+      expect(answer.status).toBe(422);
+      expect(JSON.parse(answer.body).message).toMatch(/não é um mapa PMTiles/);
       await expectNothingStored(before);
     });
 

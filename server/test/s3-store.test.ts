@@ -12,7 +12,7 @@ import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { unzipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LocalBlobStore } from '../src/storage/blob-store.ts';
 import { migratePhotos } from '../src/scripts/photos-migrate.ts';
 import {
@@ -22,6 +22,7 @@ import {
   s3ClientConfig,
 } from '../src/storage/s3-blob-store.ts';
 import { unidadeForm } from './support/fixtures.ts';
+import { CURITIBA_BBOX, tilesOverBbox, writePmtiles } from './support/pmtiles.ts';
 import {
   createFieldProject,
   createTestContext,
@@ -275,6 +276,63 @@ describe('S3 photo store', () => {
     expect(await records()).toBe(1);
     expect(await rows()).toBe(2);
     expect(sha256((await photo(id, 1)).rawPayload)).toBe(sha256(fotos[1] ?? Buffer.alloc(0)));
+  });
+
+  it('stores a basemap archive by multipart upload under mapas/ and serves its tiles by ranges from the bucket', async () => {
+    // Tiles of random bytes (they do not compress): an archive of about 6 MB, two parts of 5 MiB at most.
+    const tiles = tilesOverBbox(CURITIBA_BBOX, [16], () => crypto.randomBytes(96 * 1024));
+    const archive = Buffer.from(writePmtiles({ tiles, tileType: 'webp', bounds: CURITIBA_BBOX }));
+    expect(archive.length).toBeGreaterThan(5 * 1024 * 1024);
+    store.archivePartSize = 5 * 1024 * 1024;
+    const send = vi.spyOn(client, 'send');
+    try {
+      const response = await ctx.app.inject({
+        method: 'PUT',
+        url: `/api/projeto/${projeto}/mapa-base?nome=ortofoto.pmtiles`,
+        headers: { cookie: admin, 'content-type': 'application/vnd.pmtiles' },
+        payload: Readable.from([archive.subarray(0, 1_000_000), archive.subarray(1_000_000)]),
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json()).toMatchObject({ tipo: 'webp', blocos: tiles.length, tamanho: archive.length });
+      const commands = send.mock.calls.map(([command]) => command.constructor.name);
+      expect(commands).toContain('CreateMultipartUploadCommand');
+      expect(commands.filter((name) => name === 'UploadPartCommand')).toHaveLength(2);
+      expect(commands).toContain('CompleteMultipartUploadCommand');
+    } finally {
+      send.mockRestore();
+    }
+    const key = store.archiveKeyOf(sha256(archive));
+    expect(key).toMatch(/^fotos\/mapas\/[0-9a-f]{2}\/[0-9a-f]{64}$/);
+    expect(await keys('fotos/mapas/')).toEqual([key]);
+
+    // Tiles read by ranges (GetObject with Range), byte for byte.
+    const ranged = vi.spyOn(client, 'send');
+    try {
+      for (const tile of [tiles[0], tiles[tiles.length - 1]]) {
+        if (!tile) throw new Error('no tile');
+        const served = await ctx.app.inject({
+          method: 'GET',
+          url: `/api/projeto/${projeto}/mapa-base/${tile.z}/${tile.x}/${tile.y}`,
+          headers: { cookie: tecnico },
+        });
+        expect(served.statusCode).toBe(200);
+        expect(served.rawPayload.equals(Buffer.from(tile.data))).toBe(true);
+      }
+      const ranges = ranged.mock.calls.map(([command]) => (command.input as { Range?: string }).Range);
+      expect(ranges.length).toBeGreaterThan(0);
+      expect(ranges.every((range) => /^bytes=\d+-\d+$/.test(range ?? ''))).toBe(true);
+    } finally {
+      ranged.mockRestore();
+    }
+
+    // Removed with the package.
+    const removed = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/projeto/${projeto}/mapa-base`,
+      headers: { cookie: admin },
+    });
+    expect(removed.statusCode).toBe(204);
+    expect(await keys('fotos/mapas/')).toEqual([]);
   });
 
   describe('photos:migrate', () => {

@@ -75,6 +75,8 @@ export function s3ClientConfig(env: NodeJS.ProcessEnv = process.env): S3ClientCo
 
 export class S3BlobStore implements BlobStore {
   private readonly tmpDir: string;
+  /** An archive's multipart upload sends parts of this size (S3's smallest is 5 MiB), four at a time. */
+  archivePartSize = 16 * 1024 * 1024;
 
   constructor(
     readonly client: S3Client,
@@ -139,7 +141,7 @@ export class S3BlobStore implements BlobStore {
     try {
       const received = await receiveBlob(stream, tmp, check, options);
       if (!(await this.hasArchive(received.hash))) {
-        // Multipart: parts of 16 MB, four at a time, from the file (an archive is never held whole).
+        // Multipart: parts of archivePartSize, four at a time, read from the file (never held whole).
         const upload = new Upload({
           client: this.client,
           params: {
@@ -148,7 +150,7 @@ export class S3BlobStore implements BlobStore {
             Body: fs.createReadStream(tmp),
             ContentType: 'application/vnd.pmtiles',
           },
-          partSize: 16 * 1024 * 1024,
+          partSize: this.archivePartSize,
           queueSize: 4,
           leavePartsOnError: false,
         });

@@ -152,10 +152,11 @@ export async function mapaBaseRoutes(
     const { mapa } = await readable(request, id);
     if (!mapa) throw notFound(SEM_MAPA);
     const etag = `"${mapa.versao}-${z}-${x}-${y}"`;
-    reply.header('etag', etag).header('cache-control', query.v === mapa.versao ? IMMUTABLE : SHORT);
+    // Cached for a year under the URL of the current version; briefly under any other.
+    const cached = { etag, 'cache-control': query.v === mapa.versao ? IMMUTABLE : SHORT };
     const match = request.headers['if-none-match'];
     if (match && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
-      await reply.status(304).send();
+      await reply.status(304).headers(cached).send();
       return SENT;
     }
     if (z < mapa.min_zoom || z > mapa.max_zoom || x >= 2 ** z || y >= 2 ** z) throw notFound(FORA_DO_MAPA);
@@ -171,6 +172,7 @@ export async function mapaBaseRoutes(
       throw error;
     }
     if (!tile) throw notFound(FORA_DO_MAPA);
+    reply.headers(cached);
     await reply.header('content-type', api.MAPA_BASE_MEDIA[mapa.tipo]).send(Buffer.from(tile.data));
     return SENT;
   });
