@@ -14,6 +14,8 @@ const KML = path.resolve(import.meta.dirname, '../../docs/samples/zoneamento-cur
 const PMTILES = path.resolve(import.meta.dirname, '../../../shared/realworld/pmtiles');
 /** USGS imagery of Mt. Whitney, California: WebP tiles at zoom 8 to 15, 1 964 599 bytes, 50 tiles. */
 const USGS = path.join(PMTILES, 'usgs-mt-whitney-webp-z8-15.pmtiles');
+/** tippecanoe's one-tile vector fixture, layer 'test_fixture_1pmtiles'. */
+const VETORIAL = path.join(PMTILES, 'vector-fixture-1.pmtiles');
 /** 148 bytes that are not a PMTiles archive. */
 const INVALID = path.join(PMTILES, 'invalid.pmtiles');
 const PASSWORD = 'senha-e2e-1234';
@@ -211,7 +213,9 @@ test('a URL is checked before sending and refused by the server in Portuguese wh
   await expect(page.getByText('Projeto alterado com sucesso.')).toHaveCount(0);
 });
 
-test('an upload cancelled midway stores nothing and the server goes on serving', async ({ page }) => {
+test('an upload cancelled midway stores nothing; the archive sent again is stored, then replaced by a vector one', async ({
+  page,
+}) => {
   await new LoginPage(page).signInAsAdmin('backoffice');
   const projeto = await projetoEmCuritiba(page);
   const mapa = new MapaOfflineSection(page);
@@ -245,6 +249,14 @@ test('an upload cancelled midway stores nothing and the server goes on serving',
   await mapa.enviar.click();
   await expect(mapa.section.getByRole('status')).toHaveText('Mapa offline guardado.');
   await expect(mapa.dado('Zooms')).toHaveText('8 a 15');
+
+  // replaced by a vector archive: its kind and layers
+  await mapa.upload(VETORIAL);
+  await expect(mapa.dado('Arquivo')).toHaveText('vector-fixture-1.pmtiles');
+  await expect(mapa.dado('Tipo')).toHaveText('Vetorial (MVT)');
+  await expect(mapa.dado('Zooms')).toHaveText('0');
+  await expect(mapa.dado('Blocos')).toHaveText('1 bloco');
+  await expect(mapa.dado('Camadas')).toHaveText('test_fixture_1pmtiles');
 });
 
 test('a 10 GB file over the limit is refused in Portuguese before it is sent', async ({ page }) => {
