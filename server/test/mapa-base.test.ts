@@ -11,7 +11,12 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { PMTiles, type Source } from 'pmtiles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAPA_BASE_MEDIA, type MapaBase, mapaBaseTileTemplate } from '@novus/domain/api/mapa-base';
+import {
+  MAPA_BASE_MEDIA,
+  type MapaBase,
+  mapaBaseAnswer,
+  mapaBaseTileTemplate,
+} from '@novus/domain/api/mapa-base';
 import { buildApp } from '../src/app.ts';
 import { TokenService } from '../src/auth/tokens.ts';
 import { nodeDecompress } from '../src/modules/mapa-base/archive.ts';
@@ -197,6 +202,7 @@ describe('/api/projeto/:id/mapa-base', () => {
       camadas: [],
       zonasDescobertas: ZONAS,
     });
+    expect(mapaBaseAnswer.safeParse(mapa).success).toBe(true);
     expect(mapa.limites.oeste).toBeCloseTo(-118.32, 2);
     expect(mapa.limites.leste).toBeCloseTo(-118.261, 2);
     expect(mapa.limites.sul).toBeCloseTo(36.561, 2);
@@ -349,7 +355,8 @@ describe('/api/projeto/:id/mapa-base', () => {
     const response = await put(field.projeto, vector, { type: 'application/octet-stream' });
     expect(response.statusCode, response.body).toBe(200);
     const mapa = response.json<MapaBase>();
-    expect(mapa).toMatchObject({ tipo: 'mvt', vetorial: true });
+    expect(mapa).toMatchObject({ tipo: 'mvt', vetorial: true, camadas: ['test_fixture_1pmtiles'] });
+    expect(mapaBaseAnswer.safeParse(mapa).success).toBe(true);
     const header = await readerOf(vector).getHeader();
     const { minX, minY } = tileRange(
       [header.minLon, header.minLat, header.maxLon, header.maxLat],
@@ -360,7 +367,26 @@ describe('/api/projeto/:id/mapa-base', () => {
     const tile = await get(tileUrl(field.projeto, header.minZoom, minX, minY), field.tecnicoCookie);
     expect(tile.statusCode).toBe(200);
     expect(tile.headers['content-type']).toBe(MAPA_BASE_MEDIA.mvt);
+    // The archive's tiles are gzip: served as the reader decompresses them, with no Content-Encoding.
+    expect(header.tileCompression).toBe(2);
+    expect(tile.headers['content-encoding']).toBeUndefined();
     expect(tile.rawPayload.equals(Buffer.from(expected?.data ?? new ArrayBuffer(0)))).toBe(true);
+  });
+
+  it('answers 404 in Portuguese when the archive is gone from the store behind its back', async () => {
+    const bytes = writePmtiles({
+      tiles: tilesOverBbox(CURITIBA_BBOX, [10], () => solidPng([1, 2, 3], 8)),
+      tileType: 'png',
+      bounds: CURITIBA_BBOX,
+    });
+    const mapa = (await put(field.projeto, bytes)).json<MapaBase>();
+    await ctx.blobs.removeArchive(sha256(bytes));
+    const { minX, minY } = tileRange(CURITIBA_BBOX, 10);
+    const tile = await get(tileUrl(field.projeto, 10, minX, minY, mapa.versao), field.tecnicoCookie);
+    expect(tile.statusCode).toBe(404);
+    expect(tile.json()).toEqual({
+      message: 'O arquivo do mapa offline não está no armazenamento: envie o mapa de novo.',
+    });
   });
 
   it("serves a package of the tests' writer over the project's zones at zoom 19, covering them", async () => {
