@@ -1,16 +1,17 @@
 // A project's vector package (MVT tiles from /api/projeto/{id}/mapa-base/{z}/{x}/{y}) drawn as a street map inside
 // the Leaflet map, by protomaps-leaflet on Canvas 2D with the Protomaps 'light' colours and Portuguese names.
 //
-// Why protomaps-leaflet and not MapLibre GL (+ @maplibre/maplibre-gl-leaflet + @protomaps/basemaps' style),
-// measured 2026-11-26 (esbuild --minify, gzip -9):
-// - weight: this layer's code is 125 KB minified, 37 KB gzip; MapLibre GL 6.17 with the binding and the style is
-//   1.1 MB (307 KB gzip) plus its 520 KB worker (147 KB gzip): 12 times as much for a phone to download and parse.
-// - offline: MapLibre draws text only from glyph PBFs (and icons from a sprite) fetched by URL; no npm package we can
-//   use ships them, so every label would need font files we build and serve. protomaps-leaflet draws labels with the
-//   browser's own fonts: nothing to serve, nothing to download, Portuguese accents included.
-// - devices: Canvas 2D works everywhere; MapLibre needs WebGL (our e2e Chromium has it only through SwiftShader
-//   with --disable-gpu; cheap phones with blocklisted GPUs have none) and a second map inside Leaflet's.
-// - names: both read `name:pt` before `name` (lang 'pt'); both overzoom the last zoom (maxDataZoom here).
+// Why protomaps-leaflet and not MapLibre GL (+ @maplibre/maplibre-gl-leaflet + the @protomaps/basemaps style), both
+// measured 2026-11-26 on the same MVT tiles in our e2e Chromium (--disable-gpu):
+// - weight: this lazy chunk is 130 KB minified, 37 KB gzip (vite build); MapLibre GL 6.17 with the binding and the
+//   style is 1.1 MB (307 KB gzip) plus a 520 KB worker (147 KB gzip), 12 times as much, and the service worker
+//   precaches every chunk on every phone, with or without a vector package.
+// - first frame, 390x400 px at zoom 17: 0.32-0.42 s here, 1.4-1.9 s for MapLibre (3 runs each), which draws on
+//   WebGL2 through SwiftShader, the CPU, on this machine as on phones whose GPU Chromium blocklists.
+// - offline: both draw labels with the device's fonts (MapLibre >= 5.11 does when the style has no glyphs URL) and
+//   read name:pt before name; only the Protomaps style's icons would need a sprite served by us.
+// - in Leaflet: this is an L.GridLayer of canvas tiles, zoomed and animated like the raster layers and switched in
+//   a LayersControl; MapLibre is a second map kept in step with Leaflet's.
 import { useEffect, useState } from 'react';
 import type { GridLayer, LayerGroup as LeafletLayerGroup } from 'leaflet';
 import { LayerGroup } from 'react-leaflet';
