@@ -458,7 +458,11 @@ describe('/api/projeto/:id/mapa-base', () => {
     });
 
     /** A PUT over a real connection declaring `length` bytes, of which only `first` are sent: its answer. */
-    async function partialPut(length: number, first: Buffer): Promise<{ status: number; body: string }> {
+    async function partialPut(
+      length: number,
+      first: Buffer,
+      end = false,
+    ): Promise<{ status: number; body: string }> {
       if (!ctx.app.server.listening) await ctx.app.listen({ port: 0, host: '127.0.0.1' });
       const { port } = ctx.app.server.address() as AddressInfo;
       return new Promise((resolve, reject) => {
@@ -480,9 +484,18 @@ describe('/api/projeto/:id/mapa-base', () => {
         });
         request.on('error', reject);
         // The first bytes, and then nothing: the answer must come without the rest.
-        request.write(first);
+        if (end) request.end(first);
+        else request.write(first);
       });
     }
+
+    it('takes a whole archive over a real connection too', async () => {
+      const world = fs.readFileSync(WORLD);
+      const answer = await partialPut(world.length, world, true);
+      expect(answer.status, answer.body).toBe(200);
+      expect(JSON.parse(answer.body)).toMatchObject({ tipo: 'png', tamanho: world.length });
+      expect(stored()).toEqual([sha256(world)]);
+    });
 
     it('refuses 10 GB declared in Content-Length with 413 before reading the body', async () => {
       const before = stored();
