@@ -1,12 +1,19 @@
 // The vector package's street style (issue 23): which style a package gets from the layers it holds, names in
-// Portuguese where the data has them, and tiles the package lacks drawn as empty land.
-import { describe, expect, it } from 'vitest';
+// Portuguese where the data has them, and tiles the package lacks drawn as empty land; the real vector fixture of
+// ../shared/realworld/pmtiles (tippecanoe, one layer of no known schema) drawn with the plain style.
+import fs from 'node:fs';
+import path from 'node:path';
+import { PMTiles, type Source } from 'pmtiles';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   CircleSymbolizer,
   GeomType,
   LineLabelSymbolizer,
   LineSymbolizer,
+  paint,
   PolygonSymbolizer,
+  TileCache,
+  View,
   type Feature,
   type JsonObject,
   type TileSource,
@@ -172,5 +179,79 @@ describe('the package as a tile source', () => {
     await expect(abortada.fonte.get({ z: 14, x: 0, y: 0 }, 512)).rejects.toThrow('aborted');
     expect(blocoAusente(new DOMException('x', 'AbortError'))).toBe(false);
     expect(blocoAusente(new Error('unknown command 5'))).toBe(true);
+  });
+});
+
+/** A 2D context that only records the fills it is asked for, with their colour. */
+function contextoQueAnota(): { ctx: CanvasRenderingContext2D; preenchimentos: string[] } {
+  const preenchimentos: string[] = [];
+  const estado: Record<string | symbol, unknown> = {};
+  const ctx = new Proxy(estado, {
+    get: (alvo, nome) => {
+      if (nome === 'fill') return () => preenchimentos.push(String(alvo.fillStyle));
+      return nome in alvo ? alvo[nome] : () => undefined;
+    },
+    set: (alvo, nome, valor) => {
+      alvo[nome] = valor;
+      return true;
+    },
+  });
+  // a recorder stands in for the canvas: paint only calls methods and sets styles on it
+  return { ctx: ctx as unknown as CanvasRenderingContext2D, preenchimentos };
+}
+
+describe('the real vector fixture (tippecanoe, a layer of its own schema)', () => {
+  const arquivo = fs.readFileSync(
+    path.resolve(import.meta.dirname, '../../../shared/realworld/pmtiles/vector-fixture-1.pmtiles'),
+  );
+  const fonteDoArquivo: Source = {
+    getKey: () => 'vector-fixture-1',
+    getBytes: async (offset, length) => ({
+      data: arquivo.buffer.slice(arquivo.byteOffset + offset, arquivo.byteOffset + offset + length),
+    }),
+  };
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('is drawn by the plain style: its polygon filled, through the same source the map reads', async () => {
+    const pmtiles = new PMTiles(fonteDoArquivo);
+    const metadata = (await pmtiles.getMetadata()) as { vector_layers: { id: string }[] };
+    const camadas = metadata.vector_layers.map((camada) => camada.id);
+    expect(camadas).toEqual(['test_fixture_1pmtiles']);
+    expect(escolherEstilo(camadas).esquema).toBe('generico');
+
+    // the server answers the archive's tiles decompressed, 404 elsewhere, as /api/projeto/{id}/mapa-base does
+    vi.stubGlobal('fetch', async (url: string) => {
+      const [z = 0, x = 0, y = 0] = /\/(\d+)\/(\d+)\/(\d+)$/.exec(url)?.slice(1).map(Number) ?? [];
+      const tile = await pmtiles.getZxy(z, x, y);
+      return tile
+        ? new Response(tile.data)
+        : new Response(JSON.stringify({ message: 'O mapa offline não tem bloco nesse zoom e posição.' }), {
+            status: 404,
+          });
+    });
+    const view = new View(
+      new TileCache(new FontePacote('/api/projeto/p/mapa-base/{z}/{x}/{y}', 0), 512),
+      0,
+      1,
+    );
+    // zoom 1's north-east tile holds the fixture's square (0..1° E, 0..1° N), from the package's zoom 0
+    const preparado = await view.getDisplayTile({ z: 1, x: 1, y: 0 });
+    expect(preparado.data.get('test_fixture_1pmtiles')).toHaveLength(1);
+
+    const estilo = estiloDoPacote(camadas);
+    const { ctx, preenchimentos } = contextoQueAnota();
+    const origem = preparado.origin.clone();
+    origem.x = 256;
+    origem.y = 0;
+    const bbox = { minX: 240, minY: -16, maxX: 528, maxY: 272 };
+    paint(ctx, 1, new Map([['', [preparado]]]), null, estilo.paintRules, bbox, origem, false);
+    expect(preenchimentos).toEqual([expect.any(String)]);
+
+    // a tile the archive has not (its 404 with a JSON body, through protomaps' own URL source) is empty land
+    const fonte = new FontePacote('/api/projeto/p/mapa-base/{z}/{x}/{y}', 0);
+    expect(await fonte.get({ z: 1, x: 0, y: 1 }, 512)).toEqual(new Map());
   });
 });
