@@ -230,7 +230,25 @@ test.afterAll(async () => {
   await world.admin.dispose();
 });
 
+/** The vector layer's code (web/src/map/vector/VectorBasemapLayer.tsx), as the build names its chunk. */
+const VECTOR_CHUNK = /\/assets\/VectorBasemapLayer-[\w-]+\.js$/;
+
+function vectorChunkLoaded(page: Page): Promise<boolean> {
+  return page.evaluate(
+    (fonte) =>
+      performance
+        .getEntriesByType('resource')
+        .some((entry) => new RegExp(fonte).test(new URL(entry.name).pathname)),
+    VECTOR_CHUNK.source,
+  );
+}
+
+/** Signs the supervisor in and opens 'Supervisao'; the vector layer's code is fetched by neither page on the way. */
 async function signInSupervisor(page: Page): Promise<SupervisorScreen> {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(request.url());
+  });
   const login = new LoginPage(page);
   await login.goto('backoffice');
   await login.signIn(world.supervisor, SUPERVISOR_PASSWORD);
@@ -238,6 +256,8 @@ async function signInSupervisor(page: Page): Promise<SupervisorScreen> {
   await new BackofficeShell(page).menuLink('Supervisao').click();
   const tela = new SupervisorScreen(page);
   await expect(tela.heading).toBeVisible();
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(scripts.filter((url) => VECTOR_CHUNK.test(url))).toEqual([]);
   return tela;
 }
 
@@ -252,6 +272,8 @@ test.describe('the supervisor map', () => {
     await expect(tela.map).toHaveAttribute('data-pontos', /\d+/);
 
     // 'Mapa do projeto' is the base layer shown, beside the configured streets
+    // the vector layer's code comes with the map that shows a vector package
+    await expect.poll(() => vectorChunkLoaded(page)).toBe(true);
     const bases = tela.map.locator('.leaflet-control-layers-base label');
     await expect(bases).toHaveText(['Ruas', 'Mapa do projeto'].map((nome) => new RegExp(nome)));
     await expect(bases.filter({ hasText: 'Mapa do projeto' }).locator('input')).toBeChecked();
