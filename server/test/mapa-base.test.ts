@@ -446,6 +446,20 @@ describe('/api/projeto/:id/mapa-base', () => {
       await expectNothingStored(before);
     });
 
+    it('refuses an archive compressed with zstd, which this server cannot read (422)', async () => {
+      const before = stored();
+      const bytes = writePmtiles({
+        tiles: tilesOverBbox(CURITIBA_BBOX, [12], () => solidPng([9, 9, 9], 8)),
+        tileType: 'png',
+        bounds: CURITIBA_BBOX,
+      });
+      bytes[98] = 4; // tile compression: zstd
+      const response = await put(field.projeto, bytes);
+      expect(response.statusCode).toBe(422);
+      expect(response.json().message).toMatch(/zstd/);
+      await expectNothingStored(before);
+    });
+
     it('refuses an archive of 0 tiles (422)', async () => {
       const before = stored();
       const response = await put(

@@ -36,6 +36,10 @@ export const TRUNCADO =
 export const SEM_BLOCOS = 'O arquivo PMTiles não tem nenhum bloco de mapa.';
 const TIPO_NAO_SUPORTADO =
   'O arquivo PMTiles tem blocos de um tipo não suportado: use PNG, JPEG, WebP, AVIF ou vetoriais (MVT).';
+const COMPRESSAO_NAO_SUPORTADA =
+  'O arquivo PMTiles usa uma compressão não suportada (zstd): gere-o com gzip ou sem compressão.';
+/** What nodeDecompress reads. */
+const READABLE = new Set([Compression.Unknown, Compression.None, Compression.Gzip, Compression.Brotli]);
 const METADADOS_INVALIDOS = 'Os metadados do arquivo PMTiles são ilegíveis: o arquivo está corrompido.';
 
 const gunzip = promisify(zlib.gunzip);
@@ -99,6 +103,9 @@ export async function inspectArchive(
   const header = bytesToHeader(exactBuffer(head));
   const tipo = TIPOS[header.tileType];
   if (!tipo) throw new MapaBaseInvalido(TIPO_NAO_SUPORTADO);
+  if (!READABLE.has(header.internalCompression) || !READABLE.has(header.tileCompression)) {
+    throw new MapaBaseInvalido(COMPRESSAO_NAO_SUPORTADA);
+  }
   const end = size ?? Infinity;
   const sections: [number, number | undefined][] = [
     [header.rootDirectoryOffset, header.rootDirectoryLength],
