@@ -48,7 +48,9 @@ describe('a KML in parts', () => {
         { nome: kml.nome, estilo: 's-hc', esquema: 'c-hc', origin: 'http://novus.test' },
       );
       const campos = colunas.map((coluna) => coluna.header);
-      const layers = [{ label: kml.label, cor: unidades.map.color, estilo: 's-hc', esquema: 'c-hc', campos, query }];
+      const layers = [
+        { label: kml.label, cor: unidades.map.color, estilo: 's-hc', esquema: 'c-hc', campos, query },
+      ];
       const chunks: Buffer[] = [];
       for await (const chunk of kmlStream(ctx.db, 'Partes', layers, parte)) {
         chunks.push(Buffer.from(chunk as Buffer));

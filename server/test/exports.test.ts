@@ -1418,7 +1418,9 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
     );
     const kml = await download(`/api/unidade/${projeto._id}/kml`);
     const text = kml.toString('utf8');
-    expect(text).toContain('<SimpleData name="OBSERVACAO">Portão &lt;azul&gt; &amp; "grade"&#10;segunda linha</SimpleData>');
+    expect(text).toContain(
+      '<SimpleData name="OBSERVACAO">Portão &lt;azul&gt; &amp; "grade"&#10;segunda linha</SimpleData>',
+    );
     // Every column is in the layer's schema; an empty value is left out of its placemark, as GDAL writes a null.
     expect(text).toContain('<SimpleField name="COMPLEMENTO_NUMERO" type="string"/>');
     expect(text).not.toMatch(/<SimpleData name="\w+"><\/SimpleData>/);

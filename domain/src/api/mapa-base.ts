@@ -77,7 +77,11 @@ export const getMapaBaseTile = endpoint({
   allow: readers,
   params: z.object({
     id: uuidParam('Identificador de projeto'),
-    z: z.coerce.number({ error: 'Zoom inválido.' }).int('Zoom inválido.').min(0, 'Zoom inválido.').max(30, 'Zoom inválido.'),
+    z: z.coerce
+      .number({ error: 'Zoom inválido.' })
+      .int('Zoom inválido.')
+      .min(0, 'Zoom inválido.')
+      .max(30, 'Zoom inválido.'),
     x: z.coerce.number({ error: 'Coluna inválida.' }).int('Coluna inválida.').min(0, 'Coluna inválida.'),
     y: z.coerce.number({ error: 'Linha inválida.' }).int('Linha inválida.').min(0, 'Linha inválida.'),
   }),
@@ -108,7 +112,8 @@ export const putMapaBaseUrl = endpoint({
   method: 'PUT',
   path: '/api/projeto/:id/mapa-base/url',
   tag: 'mapa-base',
-  summary: 'Aponta o mapa offline do projeto para um PMTiles numa URL (lido por intervalos), substituindo o anterior.',
+  summary:
+    'Aponta o mapa offline do projeto para um PMTiles numa URL (lido por intervalos), substituindo o anterior.',
   allow: ['administrador'],
   params: projetoParams,
   body: z.object({
