@@ -84,12 +84,11 @@ export class WizardPage {
 }
 
 /**
- * The start of an offline day: online, the technician logs in and syncs (projects and the records of their
- * zones come down); the app shell is then in the service worker, and the network goes.
+ * Online, the technician logs in and syncs (projects and the records of their zones come down); the app shell is
+ * then in the service worker, which controls the page.
  */
-export async function startOfflineDay(
+export async function signInSynced(
   page: Page,
-  context: BrowserContext,
   tecnico: { login: string; password: string },
 ): Promise<TechnicianHome> {
   const home = new TechnicianHome(page);
@@ -102,6 +101,16 @@ export async function startOfflineDay(
   });
   await page.reload();
   await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  return home;
+}
+
+/** The start of an offline day: signed in and synced (signInSynced), and then the network goes. */
+export async function startOfflineDay(
+  page: Page,
+  context: BrowserContext,
+  tecnico: { login: string; password: string },
+): Promise<TechnicianHome> {
+  const home = await signInSynced(page, tecnico);
   await context.setOffline(true);
   return home;
 }
