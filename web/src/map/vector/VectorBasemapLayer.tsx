@@ -32,10 +32,12 @@ export default function VectorBasemapLayer({
   maxNativeZoom,
   camadas,
   attribution,
+  limites,
 }: VectorBasemapProps) {
   const [grupo, setGrupo] = useState<LeafletLayerGroup | null>(null);
   // By value: a parent that builds the array anew on each render must not rebuild the layer.
   const chave = JSON.stringify(camadas);
+  const { oeste, sul, leste, norte } = limites ?? {};
 
   useEffect(() => {
     if (grupo === null) return;
@@ -43,14 +45,18 @@ export default function VectorBasemapLayer({
       url,
       minNativeZoom,
       maxNativeZoom,
-      camadas: JSON.parse(chave) as string[], // the JSON of a string[] two lines up
+      camadas: JSON.parse(chave) as string[], // the JSON of a string[] a few lines up
       attribution,
+      limites:
+        oeste === undefined || sul === undefined || leste === undefined || norte === undefined
+          ? null
+          : { oeste, sul, leste, norte },
     });
     grupo.addLayer(camada);
     return () => {
       grupo.removeLayer(camada);
     };
-  }, [grupo, url, minNativeZoom, maxNativeZoom, chave, attribution]);
+  }, [grupo, url, minNativeZoom, maxNativeZoom, chave, attribution, oeste, sul, leste, norte]);
 
   // A group, so the layer goes wherever react-leaflet puts the group: on the map, or in a LayersControl.BaseLayer.
   return <LayerGroup ref={setGrupo} />;
@@ -62,6 +68,7 @@ function criarCamada({
   maxNativeZoom,
   camadas,
   attribution,
+  limites,
 }: VectorBasemapProps): GridLayer {
   const estilo = estiloDoPacote(camadas);
   const pintados = new Set<string>();
@@ -74,6 +81,14 @@ function criarCamada({
     maxDataZoom: maxNativeZoom,
     attribution: atribuicaoSegura(attribution),
     className: VECTOR_CLASS,
+    ...(limites
+      ? {
+          bounds: [
+            [limites.sul, limites.oeste],
+            [limites.norte, limites.leste],
+          ],
+        }
+      : {}),
   });
   // Its own URL source reads a 404 as a broken tile and logs it; ours draws the package's gaps as empty land.
   layer.views = new Map([

@@ -11,6 +11,8 @@ export interface VectorBasemapProps {
   /** The archive's layers (metadata vector_layers). */
   camadas: readonly string[];
   attribution?: string | null;
+  /** The archive's bounds (degrees): no tile is asked for outside them, where the server has none (404). */
+  limites?: { oeste: number; sul: number; leste: number; norte: number } | null;
 }
 
 /** Rendered inside a react-leaflet MapContainer (or a LayersControl.BaseLayer). */
