@@ -88,11 +88,13 @@ describe('the style a package gets', () => {
     expect(ordem('building', GeomType.Polygon)).toBeLessThan(ordem('transportation', GeomType.Line));
   });
 
-  it('a Protomaps extract with layers of its own: those drawn too, under the roads', () => {
-    const estilo = estiloDoPacote(['earth', 'roads', 'postes_da_rede']);
+  it('a Protomaps extract with layers of its own: those drawn too, over the land and buildings, under the roads', () => {
+    const estilo = estiloDoPacote(['earth', 'buildings', 'roads', 'postes_da_rede']);
     const camadas = estilo.paintRules.map((regra) => regra.dataLayer);
-    expect(camadas).toContain('postes_da_rede');
-    expect(camadas.indexOf('postes_da_rede')).toBeLessThan(camadas.indexOf('roads'));
+    const postes = camadas.indexOf('postes_da_rede');
+    expect(postes).toBeGreaterThan(camadas.indexOf('earth'));
+    expect(postes).toBeGreaterThan(camadas.lastIndexOf('buildings'));
+    expect(postes).toBeLessThan(camadas.lastIndexOf('roads'));
   });
 
   it('guesses a layer of an unknown schema by its name, in English or Portuguese', () => {

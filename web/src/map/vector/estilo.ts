@@ -106,11 +106,17 @@ export function estiloDoPacote(camadas: readonly string[]): Estilo {
   const generico = regrasGenericas(escolhido.outras);
   if (escolhido.esquema === 'generico') return { ...generico, backgroundColor: escolhido.fundo };
   return {
-    // Unknown layers go under the Protomaps ones' labels and over nothing they would hide: roads stay on top.
-    paintRules: [...generico.paintRules, ...paintRules(SABOR)],
+    paintRules: comOutras(paintRules(SABOR), generico.paintRules),
     labelRules: [...labelRules(SABOR, LINGUA), ...generico.labelRules],
     backgroundColor: escolhido.fundo,
   };
+}
+
+/** A package's own layers among the Protomaps rules: over the land, the water and the buildings, under the streets. */
+function comOutras(protomaps: PaintRule[], outras: PaintRule[]): PaintRule[] {
+  const predios = protomaps.findIndex((regra) => regra.dataLayer === 'buildings');
+  const em = predios >= 0 ? predios + 1 : protomaps.length;
+  return [...protomaps.slice(0, em), ...outras, ...protomaps.slice(em)];
 }
 
 const COR: Record<Tema, { fill: string; line: string }> = {
