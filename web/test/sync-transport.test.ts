@@ -93,6 +93,7 @@ describe('HttpSyncTransport', () => {
     imagensMapa: [],
     fuso: 22,
     limiteDownload: null,
+    mapaBase: null,
     zonas: [
       {
         _id: ZONA_ID,
@@ -112,9 +113,31 @@ describe('HttpSyncTransport', () => {
         fluxos: ['hc'],
         fuso: 22,
         zonas: [{ _id: ZONA_ID, label: 'Zona Centro', poligono: [{ lat: -25.4, lng: -49.2 }] }],
+        mapaBase: null,
       },
     ]);
     expect(calls[0]?.url).toBe('/api/projeto/getByUser');
+  });
+
+  it('keeps the basemap package of a project, known offline for the download and the map', async () => {
+    const mapaBase = {
+      origem: 'arquivo',
+      nome: 'curitiba.pmtiles',
+      tipo: 'webp',
+      vetorial: false,
+      minZoom: 8,
+      maxZoom: 15,
+      limites: { oeste: -49.4, sul: -25.6, leste: -49.1, norte: -25.3 },
+      tamanho: 1_964_599,
+      blocos: 120,
+      versao: 'a1b2',
+      atribuicao: 'USGS',
+      camadas: [],
+      zonasDescobertas: [],
+    };
+    const { fetchFn } = fakeFetch(() => json([{ ...remoteProjeto, mapaBase }]));
+    const [projeto] = await new HttpSyncTransport(fetchFn).getProjetos();
+    expect(projeto?.mapaBase).toEqual(mapaBase);
   });
 
   it('projects that are not what getByUser declares are an error, never a project list', async () => {

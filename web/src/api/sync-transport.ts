@@ -140,6 +140,7 @@ function toLocalProjeto(remote: RemoteProjeto): LocalProjeto {
     })),
     ...(typeof remote.fuso === 'number' ? { fuso: remote.fuso } : {}),
     ...(typeof remote.limiteDownload === 'number' ? { limiteDownload: remote.limiteDownload } : {}),
+    mapaBase: remote.mapaBase,
   };
 }
 
