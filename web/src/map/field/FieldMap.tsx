@@ -105,7 +105,9 @@ export function FieldMap({
         style={{ height: '100%', width: '100%' }}
       >
         {(tiles || mapaBase) && (
-          <LayersControl position="topright">
+          // A base layer is chosen when the control mounts: it mounts again once the server's tiles are known (a first
+          // visit has none remembered), so online the street map comes first as it should.
+          <LayersControl position="topright" key={tiles ? 'com-ruas' : 'sem-ruas'}>
             {mapaBase && (
               <LayersControl.BaseLayer checked={packageFirst} name={MAPA_DO_PROJETO}>
                 <MapaBaseLayer
