@@ -127,6 +127,8 @@ export const TILE_TEXTS = {
   done: (total: number) => `Mapa baixado: ${total} blocos disponíveis sem internet.`,
   partial: (failed: number, total: number) =>
     `Mapa baixado com falhas: ${failed} de ${total} blocos não foram encontrados.`,
+  interrupted: (failed: number, total: number) =>
+    `Download interrompido: ${failed} de ${total} blocos ficaram por baixar. Toque em Download do Mapa de novo para continuar de onde parou.`,
   offline: 'Sem conexão: conecte-se à internet para baixar o mapa.',
 } as const;
 

@@ -31,10 +31,12 @@ export function MapDownload({ projeto, tiles }: { projeto: LocalProjeto; tiles: 
       const result = await baixarMapa(projeto, plan, source, (done, total) =>
         setProgress(TILE_TEXTS.progress(done, total)),
       );
+      // A package's failures are a cut (its 404s are not failures): pressing again resumes.
+      const failed = source.pacote ? TILE_TEXTS.interrupted : TILE_TEXTS.partial;
       setMessage(
         result.failed === 0
           ? { severity: 'success', text: TILE_TEXTS.done(result.done) }
-          : { severity: 'warning', text: TILE_TEXTS.partial(result.failed, result.done) },
+          : { severity: 'warning', text: failed(result.failed, result.done) },
       );
     } catch (error) {
       setMessage({ severity: 'error', text: error instanceof Error ? error.message : String(error) });
