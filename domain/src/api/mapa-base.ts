@@ -1,24 +1,17 @@
 // A project's basemap package (issue 23, DESIGN.md 'Maps and tiles'): one PMTiles v3 archive per project, uploaded
 // in the project form ('Mapa offline') or read from a URL by ranges, served tile by tile to the project's
 // technicians and the back office, and downloaded by the device for its zones ('Download do Mapa').
+import {
+  MAPA_BASE_MAX_BYTES,
+  MAPA_BASE_MEDIA,
+  MAPA_BASE_TIPOS,
+  type MapaBaseTipo,
+  mapaBaseTileTemplate,
+} from '../mapa/base.ts';
 import { z } from '../zod.ts';
 import { endpoint, uuidParam } from './contract.ts';
 
-/** The archive's tile type (PMTiles header byte 99): raster images or Mapbox Vector Tiles. */
-export const MAPA_BASE_TIPOS = ['png', 'jpg', 'webp', 'avif', 'mvt'] as const;
-export type MapaBaseTipo = (typeof MAPA_BASE_TIPOS)[number];
-
-/** The media type a tile of each kind is served with. */
-export const MAPA_BASE_MEDIA: Record<MapaBaseTipo, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  webp: 'image/webp',
-  avif: 'image/avif',
-  mvt: 'application/vnd.mapbox-vector-tile',
-};
-
-/** The largest archive accepted by default, in bytes (MAPA_BASE_MAX_BYTES changes it): 8 GiB. */
-export const MAPA_BASE_MAX_BYTES = 8 * 1024 ** 3;
+export { MAPA_BASE_MAX_BYTES, MAPA_BASE_MEDIA, MAPA_BASE_TIPOS, type MapaBaseTipo, mapaBaseTileTemplate };
 
 const limites = z
   .object({ oeste: z.number(), sul: z.number(), leste: z.number(), norte: z.number() })
@@ -134,8 +127,3 @@ export const deleteMapaBase = endpoint({
   params: projetoParams,
   ok: { status: 204, description: 'Removido.' },
 });
-
-/** The tile URL template of a package: the device caches tiles under these URLs, whole, with the version. */
-export function mapaBaseTileTemplate(projeto: string, mapa: Pick<MapaBase, 'versao'>): string {
-  return `/api/projeto/${projeto}/mapa-base/{z}/{x}/{y}?v=${encodeURIComponent(mapa.versao)}`;
-}

@@ -1,6 +1,6 @@
 // 'Pronto para uso offline': what a phone needs before the network goes — the app shell in the service
 // worker's cache, the projects on the device, and each project's map tiles ('Download do Mapa').
-import { mapaBaseTileTemplate } from '@novus/domain/api/mapa-base';
+import { mapaBaseTileTemplate } from '@novus/domain/mapa/base';
 import type { LocalProjeto } from './db';
 import { type MapaBaixado, readMapas } from './mapas';
 import { planDownload, planMapaBase, TILE_CACHE, tileUrl } from './tiles';

@@ -1,7 +1,8 @@
 // 'Download do Mapa' (SPEC.md sections 2 and 9, DESIGN.md 'Maps and tiles'): the tiles over the bounding boxes of a
 // project's zones go into Cache Storage, where the service worker serves them offline: the zoom-19 tiles of the
 // server's download source, or every zoom of the project's basemap package up to 19 (issue 23).
-import { type MapaBase, mapaBaseTileTemplate } from '@novus/domain/api/mapa-base';
+import type { MapaBase } from '@novus/domain/api/mapa-base';
+import { mapaBaseTileTemplate } from '@novus/domain/mapa/base';
 import type { LocalProjeto, LocalZona } from './db';
 
 export const TILE_CACHE = 'novus-tiles';

@@ -4,7 +4,8 @@
 import { Suspense, useEffect, useState } from 'react';
 import { latLngBounds, type LayerGroup as LeafletLayerGroup } from 'leaflet';
 import { LayerGroup } from 'react-leaflet';
-import { type MapaBase, mapaBaseTileTemplate } from '@novus/domain/api/mapa-base';
+import type { MapaBase } from '@novus/domain/api/mapa-base';
+import { mapaBaseTileTemplate } from '@novus/domain/mapa/base';
 import { VectorBasemap } from '../vector';
 import { atribuicaoSegura } from '../vector/atribuicao';
 import { OverzoomTileLayer } from './overzoom';
