@@ -8,8 +8,15 @@ import { type APIRequestContext, expect, type Page, test } from '@playwright/tes
 import { gridPng, tilesOverBbox, writePmtiles, zoomColour } from '../../server/test/support/pmtiles';
 import { expectAccessible } from '../support/axe';
 import { acceptDialogs, TechnicianHome } from '../support/collect-pages';
-import { type CollectWorld, setUpWorld, TECHNICIAN_PHONE, TECNICO_PASSWORD } from '../support/collect-setup';
+import {
+  type CollectWorld,
+  GPS,
+  setUpWorld,
+  TECHNICIAN_PHONE,
+  TECNICO_PASSWORD,
+} from '../support/collect-setup';
 import { LoginPage } from '../support/login-page';
+import { type CamadaMvt, encodeMvt, retangulo } from '../support/mvt';
 import { screenshot } from '../support/screens';
 
 test.use(TECHNICIAN_PHONE);
@@ -422,4 +429,125 @@ test('a cut download resumes without fetching again what it stored; the storage 
       .filter((url) => url.includes('/mapa-base/') || url.includes('/novus-mapas/'));
   });
   expect(remaining).toEqual([]);
+});
+
+/** A vector package over the zone in the Protomaps schema: land, a lake beside the GPS fix, a named street. */
+function vectorPackage(bbox: [number, number, number, number]): Uint8Array {
+  const { latitude: lat, longitude: lng } = GPS;
+  const camadas: CamadaMvt[] = [
+    {
+      nome: 'earth',
+      elementos: [{ geometria: { tipo: 'poligono', aneis: [retangulo(bbox)] }, props: { kind: 'earth' } }],
+    },
+    {
+      nome: 'water',
+      elementos: [
+        {
+          geometria: {
+            tipo: 'poligono',
+            aneis: [retangulo([lng + 0.0002, lat - 0.0008, lng + 0.0015, lat - 0.0002])],
+          },
+          props: { kind: 'lake', name: 'Lago do Passeio' },
+        },
+      ],
+    },
+    {
+      nome: 'roads',
+      elementos: [
+        {
+          geometria: {
+            tipo: 'linha',
+            linha: [
+              [bbox[0], lat + 0.0002],
+              [bbox[2], lat + 0.0002],
+            ],
+          },
+          props: { kind: 'minor_road', min_zoom: 12, name: 'Rua das Araucárias' },
+        },
+      ],
+    },
+  ];
+  return writePmtiles({
+    tileType: 'mvt',
+    tiles: tilesOverBbox(bbox, [12, 13, 14, 15], (z, x, y) => encodeMvt(camadas, z, x, y)),
+    tileCompression: 'gzip',
+    bounds: bbox,
+    metadata: {
+      name: 'Zona Centro',
+      vector_layers: camadas.map((camada) => ({ id: camada.nome, fields: {} })),
+    },
+  });
+}
+
+/** Pixels of the Protomaps 'light' land and water colours in the vector layer's canvases. */
+async function vectorColours(page: Page): Promise<{ terra: number; agua: number }> {
+  return page.evaluate(() => {
+    const count = { terra: 0, agua: 0 };
+    const colours = { terra: [0xe2, 0xdf, 0xda], agua: [0x80, 0xde, 0xea] } as const;
+    for (const canvas of Array.from(document.querySelectorAll<HTMLCanvasElement>('.mapa-vetorial canvas'))) {
+      const context = canvas.getContext('2d');
+      if (!context || canvas.width === 0) continue;
+      const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
+      for (let i = 0; i < data.length; i += 4) {
+        for (const name of ['terra', 'agua'] as const) {
+          const [r, g, b] = colours[name];
+          if (
+            Math.abs((data[i] ?? 0) - r) <= 6 &&
+            Math.abs((data[i + 1] ?? 0) - g) <= 6 &&
+            Math.abs((data[i + 2] ?? 0) - b) <= 6
+          )
+            count[name] += 1;
+        }
+      }
+    }
+    return count;
+  });
+}
+
+test('a vector package is downloaded and drawn offline as a street map, its tiles fetched by the page from the cache', async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(180_000);
+  acceptDialogs(page);
+  const world = await newWorld();
+  const bbox = await zoneBbox(world);
+  const mapa = await uploadPackage(
+    world.admin,
+    world.projetoId,
+    vectorPackage(bbox),
+    'zona-centro-vetorial.pmtiles',
+  );
+  expect(mapa).toMatchObject({ tipo: 'mvt', vetorial: true, minZoom: 12, maxZoom: 15 });
+  await openMapStep(page, world);
+  const total = mapa.blocos;
+  await expect(page.getByTestId('estimativa-mapa')).toHaveText(
+    `Serão baixados ${total} blocos (cerca de ${estimateSize(total, mapa)}).`,
+  );
+  await page.getByRole('button', { name: 'Download do Mapa' }).click();
+  await expect(page.getByText(`Mapa baixado: ${total} blocos disponíveis sem internet.`)).toBeVisible({
+    timeout: 60_000,
+  });
+
+  await context.setOffline(true);
+  await page.reload();
+  await expect(
+    page.locator('.leaflet-control-layers-base label', { hasText: 'Mapa do projeto' }).locator('input'),
+  ).toBeChecked();
+  // zoom 19 drawn from the zoom-15 tiles: the land and the lake in the style's colours, the street named
+  await expect
+    .poll(
+      async () => {
+        const { terra, agua } = await vectorColours(page);
+        return terra > 5_000 && agua > 1_000;
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+  await expect
+    .poll(async () => (await page.locator('.mapa-vetorial').first().getAttribute('data-rotulos')) ?? '')
+    .toContain('Rua das Araucárias');
+  await expectAccessible(page, 'mapa vetorial do projeto offline');
+  await screenshot(page, 'tecnico-mapa-base-vetorial-offline');
+  await context.setOffline(false);
 });
