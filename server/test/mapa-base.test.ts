@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { PMTiles, type Source } from 'pmtiles';
@@ -367,10 +368,19 @@ describe('/api/projeto/:id/mapa-base', () => {
     const tile = await get(tileUrl(field.projeto, header.minZoom, minX, minY), field.tecnicoCookie);
     expect(tile.statusCode).toBe(200);
     expect(tile.headers['content-type']).toBe(MAPA_BASE_MEDIA.mvt);
-    // The archive's tiles are gzip: served as the reader decompresses them, with no Content-Encoding.
+    // The archive's tiles are gzip: to a client without gzip, served as the reader decompresses them.
     expect(header.tileCompression).toBe(2);
     expect(tile.headers['content-encoding']).toBeUndefined();
     expect(tile.rawPayload.equals(Buffer.from(expected?.data ?? new ArrayBuffer(0)))).toBe(true);
+    // To a browser (gzip accepted), as stored: Content-Encoding gzip, its own ETag, the same tile once inflated.
+    const gz = await get(tileUrl(field.projeto, header.minZoom, minX, minY), field.tecnicoCookie, {
+      'accept-encoding': 'gzip, deflate, br',
+    });
+    expect(gz.statusCode).toBe(200);
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.headers.vary).toMatch(/accept-encoding/i);
+    expect(gz.headers.etag).not.toBe(tile.headers.etag);
+    expect(zlib.gunzipSync(gz.rawPayload).equals(tile.rawPayload)).toBe(true);
   });
 
   it('answers 404 in Portuguese when the archive is gone from the store behind its back', async () => {

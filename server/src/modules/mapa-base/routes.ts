@@ -4,8 +4,8 @@
 // directories cached), for the project's technicians and the back office that sees the project.
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { PMTiles, SharedPromiseCache, type Source } from 'pmtiles';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Compression, PMTiles, SharedPromiseCache, type Source } from 'pmtiles';
 import * as api from '@novus/domain/api/mapa-base';
 import { type Access, ensure, policies } from '../../auth/access.ts';
 import type { Callers } from '../../auth/callers.ts';
@@ -105,10 +105,12 @@ export async function mapaBaseRoutes(
     if (reader) {
       readers.delete(key);
     } else {
+      // Directories decompressed (the cache's), tiles as stored (the reader's): a gzip tile goes to a browser as
+      // it is, Content-Encoding gzip, a fraction of its bytes on the technician's link. Only getZxy is read here.
       reader = new PMTiles(
         sourceOf(mapa),
         new SharedPromiseCache(200, false, nodeDecompress),
-        nodeDecompress,
+        async (buf) => buf,
       );
       // The project's older versions are gone for good.
       for (const old of readers.keys()) if (old.startsWith(`${mapa.projeto}:`)) readers.delete(old);
@@ -151,7 +153,17 @@ export async function mapaBaseRoutes(
   route(app, access, api.getMapaBaseTile, async ({ params: { id, z, x, y }, query, request, reply }) => {
     const { mapa } = await readable(request, id);
     if (!mapa) throw notFound(SEM_MAPA);
-    const etag = `"${mapa.versao}-${z}-${x}-${y}"`;
+    const reader = readerOf(mapa);
+    let compression: Compression;
+    try {
+      ({ tileCompression: compression } = await reader.getHeader());
+    } catch (error) {
+      throw unreadable(request, mapa, error);
+    }
+    // A browser takes a gzip tile as it is stored; any other compression, or a client without gzip, gets it plain.
+    const gzip =
+      compression === Compression.Gzip && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+    const etag = `"${mapa.versao}-${z}-${x}-${y}${gzip ? '-gz' : ''}"`;
     // Cached for a year under the URL of the current version; briefly under any other.
     const cached = { etag, 'cache-control': query.v === mapa.versao ? IMMUTABLE : SHORT };
     const match = request.headers['if-none-match'];
@@ -162,20 +174,27 @@ export async function mapaBaseRoutes(
     if (z < mapa.min_zoom || z > mapa.max_zoom || x >= 2 ** z || y >= 2 ** z) throw notFound(FORA_DO_MAPA);
     let tile;
     try {
-      tile = await readerOf(mapa).getZxy(z, x, y);
+      tile = await reader.getZxy(z, x, y);
     } catch (error) {
-      if (error instanceof ArchiveReadError) throw notFound(ARQUIVO_SUMIU);
-      if (mapa.origem === 'url' && !(error instanceof AppError)) {
-        request.log.warn({ err: error }, 'basemap URL unreadable');
-        throw new AppError(502, URL_FORA);
-      }
-      throw error;
+      throw unreadable(request, mapa, error);
     }
     if (!tile) throw notFound(FORA_DO_MAPA);
-    reply.headers(cached);
-    await reply.header('content-type', api.MAPA_BASE_MEDIA[mapa.tipo]).send(Buffer.from(tile.data));
+    reply.headers({ ...cached, vary: 'accept-encoding' });
+    if (gzip) reply.header('content-encoding', 'gzip');
+    const data = gzip ? tile.data : await nodeDecompress(tile.data, compression);
+    await reply.header('content-type', api.MAPA_BASE_MEDIA[mapa.tipo]).send(Buffer.from(data));
     return SENT;
   });
+
+  /** Why a package could not be read: its file gone from the store (404), its URL not answering (502). */
+  function unreadable(request: FastifyRequest, mapa: MapaBaseRow, error: unknown): unknown {
+    if (error instanceof ArchiveReadError) return notFound(ARQUIVO_SUMIU);
+    if (mapa.origem === 'url' && !(error instanceof AppError)) {
+      request.log.warn({ err: error }, 'basemap URL unreadable');
+      return new AppError(502, URL_FORA);
+    }
+    return error;
+  }
 
   route(app, access, api.putMapaBase, async ({ params: { id }, query, request, reply }) => {
     await projetoExists(id);
