@@ -68,7 +68,7 @@ export function MapStep({ projeto, geo, points, picked, onPick, onPointClick, ch
         Usar minha localização
       </Button>
       {children}
-      <MapDownload projeto={projeto} tiles={tiles} />
+      <MapDownload projeto={projeto} tiles={tiles ?? null} />
     </Stack>
   );
 }

@@ -42,7 +42,8 @@ export interface LatLng {
 export const MAPA_DO_PROJETO = 'Mapa do projeto';
 
 interface Props {
-  tiles: TileConfig | null;
+  /** undefined while a first visit waits for the server's templates. */
+  tiles: TileConfig | null | undefined;
   /** The project's basemap package (issue 23), or null when it has none. */
   mapaBase?: { projeto: string; mapa: MapaBase } | null;
   zonas: readonly LocalZona[];
@@ -65,8 +66,10 @@ export function FieldMap({
 }: Props) {
   const offline = typeof navigator !== 'undefined' && !navigator.onLine;
   const separateDownload = tiles?.download && tiles.download !== tiles.street ? tiles.download : null;
-  // Offline the project's own map is the one downloaded for it; online the street map stays first.
-  const packageFirst = mapaBase !== null && (offline || tiles === null);
+  // Offline the project's own map is the one downloaded for it; online the street map stays first. A base layer is
+  // chosen when the control mounts, so online it waits for the server's templates (a first visit has none).
+  const packageFirst = mapaBase !== null && (offline || !tiles);
+  const layersKnown = tiles !== undefined || offline || mapaBase === null;
   return (
     <Box
       role="region"
@@ -104,10 +107,8 @@ export function FieldMap({
         minZoom={MAP_DEFAULTS.minZoom}
         style={{ height: '100%', width: '100%' }}
       >
-        {(tiles || mapaBase) && (
-          // A base layer is chosen when the control mounts: it mounts again once the server's tiles are known (a first
-          // visit has none remembered), so online the street map comes first as it should.
-          <LayersControl position="topright" key={tiles ? 'com-ruas' : 'sem-ruas'}>
+        {layersKnown && (tiles || mapaBase) && (
+          <LayersControl position="topright">
             {mapaBase && (
               <LayersControl.BaseLayer checked={packageFirst} name={MAPA_DO_PROJETO}>
                 <MapaBaseLayer

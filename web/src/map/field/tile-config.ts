@@ -17,9 +17,10 @@ function remembered(): TileConfig | null {
   }
 }
 
-export function useTileConfig(): TileConfig | null {
+/** The templates: undefined while a first visit waits for the server, null when it could not answer. */
+export function useTileConfig(): TileConfig | null | undefined {
   const { api } = useShell();
-  const [config, setConfig] = useState<TileConfig | null>(remembered);
+  const [config, setConfig] = useState<TileConfig | null | undefined>(() => remembered() ?? undefined);
   useEffect(() => {
     let active = true;
     api.call(getConfig, {}).then(
@@ -27,7 +28,10 @@ export function useTileConfig(): TileConfig | null {
         window.localStorage.setItem(KEY, JSON.stringify(fresh));
         if (active) setConfig(fresh);
       },
-      () => undefined, // offline: the remembered templates serve
+      () => {
+        // offline: the remembered templates serve, if any
+        if (active) setConfig((known) => known ?? null);
+      },
     );
     return () => {
       active = false;
