@@ -125,7 +125,7 @@ async function readErrorBody(response: Response): Promise<ErrorBody> {
 }
 
 /** The known fields of an error answer; anything else in it is dropped. */
-function errorBody(data: unknown): ErrorBody {
+export function errorBody(data: unknown): ErrorBody {
   if (typeof data !== 'object' || data === null) return {};
   const { message, errors } = data as Record<string, unknown>;
   const body: ErrorBody = {};

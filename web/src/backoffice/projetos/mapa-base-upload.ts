@@ -2,7 +2,7 @@
 // client's fetch, because fetch reports no upload progress over HTTP/1.1 and archives of several GB are normal; the
 // File goes to send() as it is, a Blob the browser streams from disk, never read into memory.
 import { mapaBaseAnswer, putMapaBase, type MapaBase } from '@novus/domain/api/mapa-base';
-import { ApiError, urlOf, type ErrorBody } from '../../api/client';
+import { ApiError, errorBody, urlOf, type ErrorBody } from '../../api/client';
 
 /** The part of XMLHttpRequest the upload uses (a test hands in a fake). */
 export interface UploadRequest {
@@ -75,21 +75,9 @@ export function uploadMapaBase(
 
 /** The server's error answer ({ message, errors }), or nothing when it is not JSON (a proxy's page). */
 function errorBodyOf(text: string): ErrorBody {
-  let data: unknown;
   try {
-    data = JSON.parse(text);
+    return errorBody(JSON.parse(text));
   } catch {
     return {};
   }
-  if (typeof data !== 'object' || data === null) return {};
-  const body: ErrorBody = {};
-  if ('message' in data && typeof data.message === 'string') body.message = data.message;
-  if ('errors' in data && Array.isArray(data.errors)) {
-    body.errors = data.errors.flatMap((item: unknown) =>
-      typeof item === 'object' && item !== null && 'msg' in item && typeof item.msg === 'string'
-        ? [{ msg: item.msg }]
-        : [],
-    );
-  }
-  return body;
 }
