@@ -151,7 +151,8 @@ export function SupervisorMap({
           <Polygon
             key={zona._id}
             positions={zona.poligono.map((vertice): [number, number] => [vertice.lat, vertice.lng])}
-            pathOptions={{ color: ZONA_COLOR }}
+            // a faint fill: zoomed inside a zone, the basemap under it (a project's package) stays readable
+            pathOptions={{ color: ZONA_COLOR, fillOpacity: 0.05 }}
             // clicks pass through to the map, which finds the point under them
             interactive={false}
           />
