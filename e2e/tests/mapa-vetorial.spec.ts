@@ -7,7 +7,7 @@ import { tilesOverBbox, writePmtiles } from '../../server/test/support/pmtiles';
 import { createUser, unique } from '../support/api';
 import { expectAccessible } from '../support/axe';
 import { BackofficeShell } from '../support/backoffice-page';
-import { acceptDialogs, TechnicianHome, WizardPage } from '../support/collect-pages';
+import { acceptDialogs, openProjetoMenu, signInSynced, WizardPage } from '../support/collect-pages';
 import {
   type CollectWorld,
   GPS,
@@ -310,23 +310,10 @@ test.describe('the technician’s field map', () => {
   }) => {
     test.setTimeout(120_000);
     acceptDialogs(page);
-    const home = new TechnicianHome(page);
-    const login = new LoginPage(page);
-    await login.goto();
-    await login.signIn(world.tecnico.login, TECNICO_PASSWORD);
-    await expect(page.getByRole('heading', { name: `Olá, ${world.tecnico.nome}` })).toBeVisible();
-    await home.sync();
-    await home.expectSynced();
     // the app shell (the vector layer's code included) in the service worker before the network goes
-    await page.evaluate(async () => {
-      await navigator.serviceWorker.ready;
-    });
-    await page.reload();
-    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
-
-    await page.getByRole('link', { name: 'Iniciar' }).click();
-    await page.getByRole('link', { name: world.projetoNome }).click();
-    await page.getByRole('link', { name: 'Poste' }).click();
+    await signInSynced(page, { login: world.tecnico.login, password: TECNICO_PASSWORD });
+    await expect(page.getByRole('heading', { name: `Olá, ${world.tecnico.nome}` })).toBeVisible();
+    await (await openProjetoMenu(page, world.projetoNome)).getByRole('link', { name: 'Poste' }).click();
     await page.getByRole('button', { name: 'Download do Mapa' }).click();
     await expect(page.getByText(/^Mapa baixado: \d+ blocos disponíveis sem internet\.$/)).toBeVisible({
       timeout: 60_000,

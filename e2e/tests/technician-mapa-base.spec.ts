@@ -7,7 +7,7 @@ import path from 'node:path';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { gridPng, tilesOverBbox, writePmtiles, zoomColour } from '../../server/test/support/pmtiles';
 import { expectAccessible } from '../support/axe';
-import { acceptDialogs, TechnicianHome } from '../support/collect-pages';
+import { acceptDialogs, openProjetoMenu, signInSynced } from '../support/collect-pages';
 import {
   type CollectWorld,
   GPS,
@@ -15,7 +15,6 @@ import {
   TECHNICIAN_PHONE,
   TECNICO_PASSWORD,
 } from '../support/collect-setup';
-import { LoginPage } from '../support/login-page';
 import { type CamadaMvt, encodeMvt, retangulo } from '../support/mvt';
 import { screenshot } from '../support/screens';
 
@@ -103,21 +102,10 @@ function zonePackage(
 
 /** Signs in, syncs (the projects and their packages come down), and opens the pole wizard's map step. */
 async function openMapStep(page: Page, world: CollectWorld): Promise<void> {
-  const home = new TechnicianHome(page);
-  await new LoginPage(page).goto();
-  await new LoginPage(page).signIn(world.tecnico.login, TECNICO_PASSWORD);
-  await expect(page.getByRole('heading', { name: `Olá, ${world.tecnico.nome}` })).toBeVisible();
-  await home.sync();
-  await home.expectSynced();
   // the app shell must be in the service worker before the network goes
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await page.reload();
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
-  await page.getByRole('link', { name: 'Iniciar' }).click();
-  await page.getByRole('link', { name: world.projetoNome }).click();
-  await page.getByRole('link', { name: 'Poste' }).click();
+  await signInSynced(page, { login: world.tecnico.login, password: TECNICO_PASSWORD });
+  await expect(page.getByRole('heading', { name: `Olá, ${world.tecnico.nome}` })).toBeVisible();
+  await (await openProjetoMenu(page, world.projetoNome)).getByRole('link', { name: 'Poste' }).click();
   await expect(page.getByRole('button', { name: 'Download do Mapa' })).toBeVisible();
 }
 
