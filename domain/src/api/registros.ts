@@ -2,6 +2,7 @@
 // protocol'): each flow's endpoints are declared from its registry entry, plus the few that serve any flow.
 import { daySchema } from '../export/periodo.ts';
 import { type FlowDefinition, uploadEnvelopeSchema } from '../flows/flow.ts';
+import { ESTADOS_REVISAO } from '../revisao.ts';
 import { z } from '../zod.ts';
 import { endpoint, uuid, uuidParam } from './contract.ts';
 
@@ -44,6 +45,9 @@ const registroFields = {
   adicionadoApp: z.boolean(),
   carregadoBackoffice: z.boolean(),
   fotos: fotosAnswer,
+  /** Issue 24: the record's revision (1 as first uploaded) and review state. */
+  versao: z.number().int().min(1).optional(),
+  revisao: z.enum(ESTADOS_REVISAO).optional(),
 };
 
 /** A point's (every flow but the `coleta` ones) collections, and whether another competes with the one shown. */

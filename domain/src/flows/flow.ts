@@ -202,6 +202,14 @@ export const uploadEnvelopeSchema = z.object({
     emptyToUndefined,
     z.coerce.number({ error: 'Precisão inválida.' }).min(0).optional(),
   ),
+  /**
+   * The record's revision (issue 24): absent or 1 as first collected; a correction of a rejected record is sent
+   * with the same id and the rejected revision + 1. A replayed revision is stored once.
+   */
+  versao: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number({ error: 'Versão inválida.' }).int('Versão inválida.').min(1, 'Versão inválida.').optional(),
+  ),
 });
 export type UploadEnvelope = z.infer<typeof uploadEnvelopeSchema>;
 

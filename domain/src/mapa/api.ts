@@ -9,6 +9,11 @@ export const STATUS = {
   carregadoBackoffice: 2,
   /** Collected on more than one device: the server keeps both (README 'Points'). */
   conflito: 4,
+  /** Has at least one automatic quality flag (issue 24). */
+  sinalizado: 8,
+  /** Review state (issue 24): neither bit is pendente. */
+  aprovado: 16,
+  reprovado: 32,
 } as const;
 
 /** The answers' types are their schemas' (domain/src/api/mapa.ts). */
