@@ -14,8 +14,11 @@ export function isRole(value: string): value is Role {
   return (ROLES as readonly string[]).includes(value);
 }
 
+const BACKOFFICE_ROLES: readonly Role[] = ['administrador', 'supervisor', 'interpretador', 'externo'];
+
+/** The back office's people: administrador and supervisor, and (issue 24) the interpretador and externo, who read. */
 export function canEnterBackoffice(roles: readonly string[]): boolean {
-  return roles.includes('administrador') || roles.includes('supervisor');
+  return BACKOFFICE_ROLES.some((role) => roles.includes(role));
 }
 
 export interface MenuEntry {
@@ -27,6 +30,7 @@ export interface MenuEntry {
 const isAdmin = (roles: readonly string[]) => roles.includes('administrador');
 const isSupervisor = (roles: readonly string[]) => roles.includes('supervisor');
 const isAdminOrSupervisor = (roles: readonly string[]) => isAdmin(roles) || isSupervisor(roles);
+const isBackofficeReader = (roles: readonly string[]) => canEnterBackoffice(roles);
 
 /**
  * The back-office menu of SPEC.md section 6, in order; Relatórios (the reports of SPEC.md section 2) and
@@ -42,8 +46,24 @@ export const BACKOFFICE_MENU: readonly MenuEntry[] = [
   { label: 'Extrator', path: '/backoffice/extrator', visible: isSupervisor },
   { label: 'Relatórios', path: '/backoffice/relatorio', visible: isAdminOrSupervisor },
   { label: 'Supervisao', path: '/backoffice/supervisor', visible: isSupervisor },
+  { label: 'Revisão', path: '/backoffice/revisao', visible: isBackofficeReader },
 ];
 
 export function menuFor(roles: readonly string[]): MenuEntry[] {
   return BACKOFFICE_MENU.filter((entry) => entry.visible(roles));
+}
+
+/**
+ * Whether a back-office path opens for these roles. The administrador and the supervisor open any (the server
+ * answers what they may not do, as before issue 24); the interpretador and externo only Home and their menu's
+ * screens.
+ */
+export function canOpenBackofficePath(roles: readonly string[], pathname: string): boolean {
+  if (isAdminOrSupervisor(roles)) return true;
+  const path = pathname.replace(/\/+$/, '');
+  if (path === '/backoffice') return true;
+  return menuFor(roles).some((entry) => {
+    const base = entry.path.replace(/\/+$/, '');
+    return base !== '/backoffice' && (path === base || path.startsWith(`${base}/`));
+  });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canEnterBackoffice, isRole, menuFor } from '../src/roles.ts';
+import { canEnterBackoffice, canOpenBackofficePath, isRole, menuFor } from '../src/roles.ts';
 
 describe('back-office menu (SPEC.md section 6)', () => {
   const labels = (roles: string[]) => menuFor(roles).map((entry) => entry.label);
@@ -13,8 +13,9 @@ describe('back-office menu (SPEC.md section 6)', () => {
       'Auditoria',
       'Importar pendentes',
       'Relatórios',
+      'Revisão',
     ]);
-    expect(labels(['supervisor'])).toEqual(['Home', 'Extrator', 'Relatórios', 'Supervisao']);
+    expect(labels(['supervisor'])).toEqual(['Home', 'Extrator', 'Relatórios', 'Supervisao', 'Revisão']);
     expect(labels(['administrador', 'supervisor'])).toEqual([
       'Home',
       'Clientes',
@@ -25,15 +26,33 @@ describe('back-office menu (SPEC.md section 6)', () => {
       'Extrator',
       'Relatórios',
       'Supervisao',
+      'Revisão',
     ]);
     expect(labels(['tecnico'])).toEqual(['Home']);
+    expect(labels(['interpretador'])).toEqual(['Home', 'Revisão']);
+    expect(labels(['externo'])).toEqual(['Home', 'Revisão']);
   });
 
-  it('lets only administrador and supervisor into the back office', () => {
+  it('lets administrador, supervisor, interpretador and externo into the back office, never a technician alone', () => {
     expect(canEnterBackoffice(['administrador'])).toBe(true);
     expect(canEnterBackoffice(['supervisor', 'tecnico'])).toBe(true);
-    expect(canEnterBackoffice(['tecnico', 'interpretador', 'externo'])).toBe(false);
+    expect(canEnterBackoffice(['interpretador'])).toBe(true);
+    expect(canEnterBackoffice(['externo'])).toBe(true);
+    expect(canEnterBackoffice(['tecnico'])).toBe(false);
     expect(canEnterBackoffice([])).toBe(false);
+  });
+
+  it('opens only Home and Revisão to the interpretador and externo', () => {
+    for (const roles of [['interpretador'], ['externo']]) {
+      expect(canOpenBackofficePath(roles, '/backoffice')).toBe(true);
+      expect(canOpenBackofficePath(roles, '/backoffice/')).toBe(true);
+      expect(canOpenBackofficePath(roles, '/backoffice/revisao')).toBe(true);
+      expect(canOpenBackofficePath(roles, '/backoffice/cliente')).toBe(false);
+      expect(canOpenBackofficePath(roles, '/backoffice/supervisor')).toBe(false);
+      expect(canOpenBackofficePath(roles, '/backoffice/revisaoX')).toBe(false);
+    }
+    expect(canOpenBackofficePath(['supervisor'], '/backoffice/cliente')).toBe(true);
+    expect(canOpenBackofficePath(['administrador'], '/backoffice/extrator')).toBe(true);
   });
 
   it('knows the five roles and nothing else', () => {

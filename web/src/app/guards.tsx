@@ -1,9 +1,9 @@
-// Route kinds of SPEC.md sections 2 and 6: technician routes need a session; the back office
-// also needs administrador or supervisor.
+// Route kinds of SPEC.md sections 2 and 6: technician routes need a session; the back office also needs a
+// back-office role (administrador, supervisor; the interpretador and externo on Home and Revisão only, issue 24).
 import type { ReactNode } from 'react';
-import { Link as RouterLink, Navigate, Outlet } from 'react-router';
+import { Link as RouterLink, Navigate, Outlet, useLocation } from 'react-router';
 import { Alert, Box, Button, Typography } from '@mui/material';
-import { canEnterBackoffice } from '@novus/domain/roles';
+import { canEnterBackoffice, canOpenBackofficePath } from '@novus/domain/roles';
 import { NO_PERMISSION } from '@novus/domain/messages';
 import { useSession } from '../shared/services';
 
@@ -15,6 +15,7 @@ export function RequireSession() {
 
 export function RequireBackoffice({ children }: { children: ReactNode }) {
   const session = useSession();
+  const { pathname } = useLocation();
   if (session === null) return <Navigate to="/login?target=backoffice" replace />;
   if (!canEnterBackoffice(session.roles)) {
     return (
@@ -29,5 +30,7 @@ export function RequireBackoffice({ children }: { children: ReactNode }) {
       </Box>
     );
   }
+  // a screen outside the reader's menu goes back to the back office's home
+  if (!canOpenBackofficePath(session.roles, pathname)) return <Navigate to="/backoffice" replace />;
   return children;
 }
