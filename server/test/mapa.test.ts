@@ -9,6 +9,7 @@ import {
   type MapaProjeto,
   type PontoEvento,
   STATUS,
+  statusOfDigit,
   uuidFromCompact,
 } from '@novus/domain/mapa/api';
 import type { Database } from '../src/db/database.ts';
@@ -84,7 +85,7 @@ function decode(mapa: MapaProjeto, nomes: Map<string, Nome>): PontoMapa[] {
         id,
         lat: (camada.coords[2 * i] ?? Number.NaN) / 1e6,
         lng: (camada.coords[2 * i + 1] ?? Number.NaN) / 1e6,
-        status: Number(camada.status[i]),
+        status: statusOfDigit(camada.status[i] ?? ''),
       };
     });
   });
@@ -502,6 +503,46 @@ describe('supervisor map', () => {
         COLETADO + CARREGADO + CONFLITO,
         COLETADO,
       ]);
+    });
+
+    it('marks flagged, approved and rejected records with their bits (issue 24), one character each', async () => {
+      const ip = esperados.get('ipColetado');
+      const unidade = esperados.get('unidadeSdu');
+      const poste = esperados.get('posteMadrugada');
+      if (!ip || !unidade || !poste) throw new Error('fixtures missing');
+      await ctx.db.query(
+        `UPDATE registros SET flags = '[{"codigo":"precisao_baixa","valor":22.5}]', revisao = 'reprovado' WHERE id = $1`,
+        [ip.id],
+      );
+      await ctx.db.query(`UPDATE registros SET revisao = 'aprovado' WHERE id = $1`, [unidade.id]);
+      await ctx.db.query(`UPDATE registros SET flags = '[{"codigo":"ritmo","valor":450}]' WHERE id = $1`, [
+        poste.id,
+      ]);
+      try {
+        const resposta = await mapa();
+        const pontos = decode(resposta, nomes);
+        const status = (nome: Nome) => pontos.find((ponto) => ponto.nome === nome)?.status;
+        expect(status('ipColetado')).toBe(COLETADO + CARREGADO + STATUS.sinalizado + STATUS.reprovado);
+        expect(status('unidadeSdu')).toBe(COLETADO + STATUS.aprovado);
+        expect(status('posteMadrugada')).toBe(poste.status + STATUS.sinalizado);
+        // the others keep the bits of before: pendente and without flags
+        for (const ponto of pontos) {
+          if (ponto.nome === 'ipColetado' || ponto.nome === 'unidadeSdu' || ponto.nome === 'posteMadrugada')
+            continue;
+          expect(ponto.status, ponto.nome).toBe(
+            ponto.nome === undefined ? undefined : esperados.get(ponto.nome)?.status,
+          );
+        }
+        // 43 and 17 travel as letters: no digit string could hold them
+        const ipCamada = resposta.camadas.find((camada) => camada.fluxo === 'ip');
+        expect(ipCamada?.status).toMatch(/^[0-9A-Za-z_-]+$/);
+        expect(ipCamada?.status).toContain('h');
+      } finally {
+        await ctx.db.query(
+          `UPDATE registros SET flags = '[]', revisao = 'pendente' WHERE id = ANY($1::uuid[])`,
+          [[ip.id, unidade.id, poste.id]],
+        );
+      }
     });
 
     it('carries the zones as polygons and the technicians who collected, for the filter', async () => {

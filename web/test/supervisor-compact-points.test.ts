@@ -45,7 +45,18 @@ describe('decodeCamada', () => {
   it('refuses a layer whose ids, coordinates and status disagree on how many points there are', () => {
     expect(() => decodeCamada({ ...poles(), status: '15' })).toThrow(CompactFormError);
     expect(() => decodeCamada({ ...poles(), coords: [1, 2, 3] })).toThrow(CompactFormError);
-    expect(() => decodeCamada({ ...poles(), status: '19x' })).toThrow(CompactFormError);
+    expect(() => decodeCamada({ ...poles(), status: '19!' })).toThrow(CompactFormError);
+    expect(() => decodeCamada({ ...poles(), status: '1 4' })).toThrow(CompactFormError);
+  });
+
+  it('reads the review bits of issue 24 from letters: flagged and rejected, approved, everything', () => {
+    // 1 + 8 + 32 = 41 is 'f', 1 + 16 = 17 is 'H', 63 is '_'
+    const camada = decodeCamada({ ...poles(), status: 'fH_' });
+    expect(Array.from(camada.status)).toEqual([
+      STATUS.coletado | STATUS.sinalizado | STATUS.reprovado,
+      STATUS.coletado | STATUS.aprovado,
+      63,
+    ]);
   });
 });
 

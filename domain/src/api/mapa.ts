@@ -25,14 +25,18 @@ const numbers = (description: string) =>
 /**
  * The points of one flow: `ids` is the concatenation of each record's id as 22 characters of base64url (its 16
  * bytes), `coords` holds latitude and longitude of each point in millionths of a degree, interleaved
- * ([lat0, lng0, lat1, lng1, ...]), `status` one character per point, the STATUS bits as a digit '0'..'7'.
+ * ([lat0, lng0, lat1, lng1, ...]), `status` one character per point, the STATUS bits as a character of STATUS_DIGITS ('0'..'9', 'A'..'Z', ...).
  * Point i: id `ids.slice(22 * i, 22 * i + 22)`, lat `coords[2 * i] / 1e6`, lng `coords[2 * i + 1] / 1e6`.
  */
 const camadaAnswer = z.object({
   fluxo,
   ids: z.string().describe('Os ids dos pontos, 22 caracteres base64url cada.'),
   coords: numbers('lat, lng de cada ponto em milionésimos de grau, intercalados.'),
-  status: z.string().describe('Um dígito por ponto: os bits de situação.'),
+  status: z
+    .string()
+    .describe(
+      'Um caractere por ponto: os bits de situação (0–63) em 0-9, A-Z, a-z, -, _ (0–7 são os dígitos).',
+    ),
 });
 
 /**

@@ -16,6 +16,17 @@ export const STATUS = {
   reprovado: 32,
 } as const;
 
+/**
+ * One character per point in `CamadaCompacta.status`: its STATUS bits (0..63) as the character at that place, so
+ * the bits of before issue 24 (0..7) stay the digits '0'..'7'. No character of it needs escaping in JSON.
+ */
+export const STATUS_DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_';
+
+/** The STATUS bits of one character of `CamadaCompacta.status`, or -1 for a character that is none. */
+export function statusOfDigit(digit: string): number {
+  return digit.length === 1 ? STATUS_DIGITS.indexOf(digit) : -1;
+}
+
 /** The answers' types are their schemas' (domain/src/api/mapa.ts). */
 export type { CamadaCompacta, EstatisticaItem, MapaProjeto, PontoEvento } from '../api/mapa.ts';
 

@@ -1,6 +1,7 @@
 // SQL of the supervisor map: the compact form of a project's points, built in the database as text (one row per
 // flow, no per-point object in Node), and the statistics.
 import type { Fluxo } from '@novus/domain/flows/keys';
+import { STATUS, STATUS_DIGITS } from '@novus/domain/mapa/api';
 import type { Queryable } from '../../db/database.ts';
 import { fromLocalDay, untilLocalDay, userName } from '../../db/fragments.ts';
 
@@ -28,11 +29,17 @@ function where(filtro: MapaFiltro, params: unknown[]): string {
 
 /**
  * The STATUS bits of domain/mapa/api.ts, in SQL. The conflict bit asks one hashed set of every record with a
- * competing collection (a handful), not an index probe per point: 100,000 probes cost ≈ 150 ms on PGlite.
+ * competing collection (a handful), not an index probe per point: 100,000 probes cost ≈ 150 ms on PGlite. The
+ * review bits (issue 24) read the record's own columns.
  */
-const STATUS_SQL = `((CASE WHEN r.coletado THEN 1 ELSE 0 END)
-  + (CASE WHEN r.carregado_backoffice THEN 2 ELSE 0 END)
-  + (CASE WHEN r.id IN (SELECT c.conflito_de FROM registros c WHERE c.conflito_de IS NOT NULL) THEN 4 ELSE 0 END))`;
+const STATUS_SQL = `((CASE WHEN r.coletado THEN ${STATUS.coletado} ELSE 0 END)
+  + (CASE WHEN r.carregado_backoffice THEN ${STATUS.carregadoBackoffice} ELSE 0 END)
+  + (CASE WHEN r.id IN (SELECT c.conflito_de FROM registros c WHERE c.conflito_de IS NOT NULL) THEN ${STATUS.conflito} ELSE 0 END)
+  + (CASE WHEN r.flags <> '[]'::jsonb THEN ${STATUS.sinalizado} ELSE 0 END)
+  + (CASE r.revisao WHEN 'aprovado' THEN ${STATUS.aprovado} WHEN 'reprovado' THEN ${STATUS.reprovado} ELSE 0 END))`;
+
+/** A point's STATUS bits as its character of STATUS_DIGITS (one substr per row: the digits are the alphabet's). */
+const STATUS_DIGIT_SQL = `substr('${STATUS_DIGITS}', 1 + ${STATUS_SQL}, 1)`;
 
 export interface CamadaRow {
   fluxo: Fluxo;
@@ -43,7 +50,7 @@ export interface CamadaRow {
 }
 
 /**
- * One row per flow with its points' ids (base64url of the 16 bytes), coordinates and status digits, in flow order.
+ * One row per flow with its points' ids (base64url of the 16 bytes), coordinates and status characters, in flow order.
  * The three aggregates read the same rows in the same order, so point i is the i-th of each; the points
  * themselves come in no particular order. Sorting them (by id), base64 in SQL and ORDER BY over the wide rows
  * cost ≈ 700 ms of ≈ 900 on PGlite at 100,000 points (2026-11), so the database only concatenates uuid text and
@@ -56,7 +63,7 @@ export async function camadas(db: Queryable, filtro: MapaFiltro): Promise<Camada
     `SELECT r.fluxo,
         string_agg(r.id::text, '') AS uuids,
         string_agg(round(r.lat * 1000000)::int::text || ',' || round(r.lng * 1000000)::int::text, ',') AS coords,
-        string_agg(${STATUS_SQL}::text, '') AS status
+        string_agg(${STATUS_DIGIT_SQL}, '') AS status
       FROM registros r
       WHERE ${condition} AND r.lat IS NOT NULL AND r.lng IS NOT NULL
       GROUP BY r.fluxo`,

@@ -1,7 +1,12 @@
 // The supervisor map's points on the main thread, decoded from MapaProjeto's compact layers into typed arrays:
 // the canvas draws from them, popups read ids from them, and live events add or move points in them.
 import { FLUXOS, type Fluxo } from '@novus/domain/flows/keys';
-import { uuidFromCompact, type CamadaCompacta, type PontoEvento } from '@novus/domain/mapa/api';
+import {
+  STATUS_DIGITS,
+  uuidFromCompact,
+  type CamadaCompacta,
+  type PontoEvento,
+} from '@novus/domain/mapa/api';
 
 /** Characters of one id in `CamadaCompacta.ids`. */
 const ID_LENGTH = 22;
@@ -27,6 +32,15 @@ export interface PontoRef {
 
 export type Bounds = [[number, number], [number, number]];
 
+/** STATUS bits by character code of STATUS_DIGITS (-1: no status character), one lookup per point. */
+const STATUS_OF_CODE = (() => {
+  const table = new Int8Array(128).fill(-1);
+  for (let bits = 0; bits < STATUS_DIGITS.length; bits += 1) table[STATUS_DIGITS.charCodeAt(bits)] = bits;
+  return table;
+})();
+/** Every STATUS bit a point may carry. */
+const STATUS_MASK = STATUS_DIGITS.length - 1;
+
 /** The layers could not be read: the answer breaks the compact form's rules. */
 export class CompactFormError extends Error {
   constructor(fluxo: Fluxo, detail: string) {
@@ -45,8 +59,8 @@ export function decodeCamada(camada: CamadaCompacta): Camada {
   const coords = Int32Array.from(camada.coords);
   const status = new Uint8Array(count);
   for (let i = 0; i < count; i += 1) {
-    const bits = camada.status.charCodeAt(i) - 48; // '0'..'7'
-    if (bits < 0 || bits > 7) throw new CompactFormError(camada.fluxo, `status '${camada.status[i]}'`);
+    const bits = STATUS_OF_CODE[camada.status.charCodeAt(i)] ?? -1;
+    if (bits < 0) throw new CompactFormError(camada.fluxo, `status '${camada.status[i]}'`);
     status[i] = bits;
   }
   return { fluxo: camada.fluxo, count, ids: camada.ids, coords, status };
@@ -158,7 +172,7 @@ export class PontosStore {
     }
     camada.coords[2 * index] = Math.round(evento.lat * COORD_SCALE);
     camada.coords[2 * index + 1] = Math.round(evento.lng * COORD_SCALE);
-    camada.status[index] = evento.status & 7;
+    camada.status[index] = evento.status & STATUS_MASK;
     return { ref: { fluxo: evento.fluxo, index }, created: found === undefined };
   }
 
