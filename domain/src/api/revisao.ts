@@ -86,6 +86,8 @@ export const listaRevisaoAnswer = z.object({
   pagina: z.number().int(),
   porPagina: z.literal(REVISAO_POR_PAGINA),
   registros: z.array(itemRevisaoAnswer),
+  /** Of the records the filter shows, those not yet approved: what 'Aprovar todos' would approve (its `esperado`). */
+  aAprovar: z.number().int(),
   /** The project's records (flow, technician and dates applied; flag and state not) per flag and per state. */
   contagem: z.object({ flags: contagem(FLAG_CODIGOS), estados: contagem(ESTADOS_REVISAO) }),
 });
