@@ -6,6 +6,7 @@ import type { AnswerOf } from '@novus/domain/api/contract';
 import { pathOf } from '@novus/domain/api/path';
 import { listProjetosOfUser } from '@novus/domain/api/projetos';
 import { flowEndpoints, fotosExistem } from '@novus/domain/api/registros';
+import { type CorrecaoRemota, listCorrecoes } from '@novus/domain/api/revisao';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
 import type { LocalProjeto, LocalZona } from '../offline/db';
 import { type RemoteColeta, type SyncTransport, TransportError, type UploadFoto } from '../offline/sync';
@@ -88,6 +89,21 @@ export class HttpSyncTransport implements SyncTransport {
     if (!Array.isArray(answer))
       throw new TransportError(0, 'Resposta inesperada do servidor ao baixar registros.');
     return answer as RemoteColeta[];
+  }
+
+  async getCorrecoes(): Promise<CorrecaoRemota[]> {
+    const answer = listCorrecoes.ok.answer.safeParse(await this.getJson(pathOf(listCorrecoes)));
+    if (!answer.success) throw new TransportError(0, 'Resposta inesperada do servidor ao baixar correções.');
+    return answer.data;
+  }
+
+  /** A photo's bytes; only the server's own photo URLs (/api/fotos/...), same origin with the session. */
+  async getFoto(url: string): Promise<Blob> {
+    if (!url.startsWith('/api/fotos/')) throw new TransportError(0, 'Endereço de foto inesperado.');
+    const response = await this.send(url, { method: 'GET' });
+    const type = response.headers.get('content-type') ?? '';
+    if (!type.startsWith('image/')) throw new TransportError(0, 'Resposta inesperada do servidor (foto).');
+    return response.blob();
   }
 
   /** The photo URLs of a record on the server; empty when the server cannot say (SPEC.md section 7). */

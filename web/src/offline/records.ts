@@ -1,7 +1,9 @@
 // The one write path for collected records on the device (STYLE.md rule 4): screens and sync go through this,
 // and each change of a record and its sync state is one Dexie transaction.
 import type { FlowDefinition } from '@novus/domain/flows/flow';
+import type { CorrecaoRemota } from '@novus/domain/api/revisao';
 import { uuidv7 } from '@novus/domain/ids';
+import type { Correcao } from '@novus/domain/revisao';
 import type { NovusDatabase } from './db';
 
 export interface LatLng {
@@ -35,8 +37,27 @@ export interface LocalColeta {
   conflito?: boolean;
   /** Bumped by every change on the device, so an upload in flight no longer confirms a record edited since. */
   revision?: number;
+  /**
+   * The record's revision on the server (issue 24): as downloaded, or, once a correction is saved, the one it
+   * will be sent as (the rejected revision + 1).
+   */
+  versao?: number;
+  /** The reviewer rejected this record and asked for a correction (issue 24); cleared once the server has it. */
+  correcao?: Correcao;
+  /**
+   * A correction's photos still on the server, by slot: kept ones are sent by SHA-256, not bytes. `blob` is
+   * their copy fetched by the sync, so the form shows them offline; a photo taken in the slot replaces it.
+   */
+  fotosServidor?: FotoServidor[];
   /** The flow's own fields. */
   dados: Record<string, unknown>;
+}
+
+export interface FotoServidor {
+  slot: number;
+  hash: string;
+  url: string;
+  blob?: Blob;
 }
 
 export type NewColeta = Omit<LocalColeta, 'id' | 'imagensCompactadas' | 'sincronizadoEm'>;
@@ -50,6 +71,11 @@ export interface Collection {
   imagensCompactadas?: boolean;
   tecnico?: string;
   dados: Record<string, unknown>;
+}
+
+/** What the technician saves on a correction: a collection, plus the server's photos kept (issue 24). */
+export interface Revision extends Collection {
+  fotosServidor: FotoServidor[];
 }
 
 /** A record as GET /api/{flow}/getByZona answers it. */
@@ -217,12 +243,20 @@ export class RecordStore {
       ) {
         return;
       }
-      if (flow.deleteAfterUpload) await table.delete(sent.id);
-      else await table.update(sent.id, { sincronizadoEm: this.now() });
+      if (flow.deleteAfterUpload) {
+        await table.delete(sent.id);
+        return;
+      }
+      // A correction the server now holds is done: the record is an ordinary synchronised one again.
+      const { correcao: _correcao, fotosServidor: _fotos, ...rest } = current;
+      await table.put({ ...rest, sincronizadoEm: this.now() });
     });
   }
 
-  /** Server records join the store; a record still pending (or drawn, not yet collected) is never overwritten. */
+  /**
+   * Server records join the store; a record still pending (or drawn, not yet collected) is never overwritten,
+   * nor one waiting for its correction (the corrections' own list keeps it, storeCorrecao and clearCorrecoes).
+   */
   async merge(flow: FlowDefinition, remote: readonly RemoteColeta[]): Promise<number> {
     const table = this.table(flow);
     return this.db.transaction('rw', table, async () => {
@@ -230,13 +264,139 @@ export class RecordStore {
       const incoming = remote
         .filter((_, index) => {
           const mine = local[index];
-          return !mine || Boolean(mine.sincronizadoEm);
+          return !mine || (Boolean(mine.sincronizadoEm) && !mine.correcao);
         })
         .map((record) => fromRemote(record, this.now()));
       await table.bulkPut(incoming);
       return incoming.length;
     });
   }
+
+  /**
+   * A correction the reviewer asked for joins the store as the server holds the record, with the reviewer's word
+   * and its photos on the server, not pending. A record pending on the device (maybe this very correction, saved
+   * and not yet sent) is never overwritten: false. Photos already fetched for an earlier sync are kept by hash.
+   */
+  async storeCorrecao(flow: FlowDefinition, correcao: CorrecaoRemota): Promise<boolean> {
+    const table = this.table(flow);
+    return this.db.transaction('rw', table, async () => {
+      const mine = await table.get(correcao.registro._id);
+      if (mine && !mine.sincronizadoEm) return false;
+      const fetched = new Map(
+        (mine?.fotosServidor ?? []).flatMap((foto) => (foto.blob ? [[foto.hash, foto.blob] as const] : [])),
+      );
+      const fotosServidor = correcao.fotos.map(({ slot, hash, url }): FotoServidor => {
+        const blob = fetched.get(hash);
+        return { slot, hash, url, ...(blob ? { blob } : {}) };
+      });
+      const { versao, comentario, campos, revisor, em } = correcao.revisao;
+      await table.put({
+        ...fromRemote(remoteOfCorrecao(correcao), this.now()),
+        versao,
+        correcao: { versao, comentario, campos, revisor, em },
+        fotosServidor,
+        revision: (mine?.revision ?? 0) + 1,
+      });
+      return true;
+    });
+  }
+
+  /**
+   * Corrections the server no longer lists (approved since, or sent from another device) leave: a flow whose
+   * records leave the device after upload loses its copy, the others keep the record without the reviewer's word
+   * (the zone download refreshes it). A correction saved and not yet sent stays until the server has it.
+   */
+  async clearCorrecoes(flow: FlowDefinition, listed: ReadonlySet<string>): Promise<number> {
+    const table = this.table(flow);
+    return this.db.transaction('rw', table, async () => {
+      const stale = await table
+        .filter(
+          (record) =>
+            record.correcao !== undefined && Boolean(record.sincronizadoEm) && !listed.has(record.id),
+        )
+        .toArray();
+      for (const record of stale) {
+        if (flow.deleteAfterUpload) {
+          await table.delete(record.id);
+          continue;
+        }
+        const { correcao: _correcao, fotosServidor: _fotos, ...rest } = record;
+        await table.put({ ...rest, revision: (record.revision ?? 0) + 1 });
+      }
+      return stale.length;
+    });
+  }
+
+  /** The flow's records with a correction asked for, done or not (a full scan: there is no index on it). */
+  correcoes(flow: FlowDefinition): Promise<LocalColeta[]> {
+    return this.table(flow)
+      .filter((record) => record.correcao !== undefined)
+      .toArray();
+  }
+
+  /** The bytes of a correction's server photo, fetched by the sync so the form shows it offline. */
+  async keepFotoServidor(flow: FlowDefinition, id: string, hash: string, blob: Blob): Promise<void> {
+    const table = this.table(flow);
+    await this.db.transaction('rw', table, async () => {
+      const record = await table.get(id);
+      if (!record?.fotosServidor?.some((foto) => foto.hash === hash)) return;
+      const fotosServidor = record.fotosServidor.map((foto) =>
+        foto.hash === hash ? { ...foto, blob } : foto,
+      );
+      // What is sent is the hash, unchanged: not an edit, so an upload in flight still confirms (no revision bump).
+      await table.put({ ...record, fotosServidor });
+    });
+  }
+
+  /**
+   * Gravar on a correction (issue 24): the record becomes pending as the rejected revision + 1, with the photos
+   * taken now and the server's photos kept (by slot; a photo taken in a slot replaces the server's). A point is
+   * collected again (a new collection id).
+   */
+  async correct(flow: FlowDefinition, id: string, revision: Revision): Promise<LocalColeta> {
+    const table = this.table(flow);
+    return this.db.transaction('rw', table, async () => {
+      const current = await table.get(id);
+      if (!current) throw new Error('Registro não encontrado neste aparelho.');
+      if (!current.correcao) throw new Error('Este registro não tem correção pedida.');
+      const { sincronizadoEm: _synced, precisao: _precisao, ...rest } = current;
+      const taken = new Set(revision.fotos.flatMap((foto, slot) => (foto ? [slot] : [])));
+      const record: LocalColeta = {
+        ...rest,
+        coordenadas: revision.coordenadas,
+        ...(revision.precisao !== undefined ? { precisao: revision.precisao } : {}),
+        fotos: revision.fotos,
+        imagensCompactadas: revision.imagensCompactadas ?? revision.fotos.every((foto) => foto === null),
+        fotosServidor: revision.fotosServidor.filter((foto) => !taken.has(foto.slot)),
+        versao: current.correcao.versao + 1,
+        ...(flow.lifecycle === 'coleta' ? {} : { coletado: true, coletaId: uuidv7(this.now()) }),
+        ...(revision.tecnico ? { tecnico: revision.tecnico } : {}),
+        revision: (current.revision ?? 0) + 1,
+        dados: { ...current.dados, ...revision.dados },
+      };
+      await table.put(record);
+      return record;
+    });
+  }
+}
+
+const isLatLng = (value: unknown): value is LatLng =>
+  typeof value === 'object' &&
+  value !== null &&
+  'lat' in value &&
+  'lng' in value &&
+  typeof value.lat === 'number' &&
+  typeof value.lng === 'number';
+
+/** A correction's record in the shape of a download's, its photos the correction's. */
+function remoteOfCorrecao({ registro, fotos }: CorrecaoRemota): RemoteColeta {
+  return {
+    ...registro,
+    coordenadas: isLatLng(registro.coordenadas) ? registro.coordenadas : null,
+    dataHora: typeof registro.dataHora === 'number' ? registro.dataHora : null,
+    sincronizadoEm: typeof registro.sincronizadoEm === 'number' ? registro.sincronizadoEm : null,
+    fotos: fotos.map((foto) => foto.url),
+  };
 }
 
 /** Fields of a server record that are not the flow's own (`dados`). */
@@ -259,6 +419,10 @@ const REMOTE_KEYS = new Set([
   'coletas',
   // LPT Agiltec's name for coletado: the device reads coletado, which its own collection also sets.
   'possuiColeta',
+  // Issue 24: the revision is the record's own (`versao`), its review state and flags the back office's.
+  'versao',
+  'revisao',
+  'flags',
 ]);
 
 export function fromRemote(remote: RemoteColeta, now: number): LocalColeta {
@@ -279,6 +443,7 @@ export function fromRemote(remote: RemoteColeta, now: number): LocalColeta {
     ...flag('adicionadoApp'),
     ...flag('carregadoBackoffice'),
     ...flag('conflito'),
+    ...(typeof remote.versao === 'number' ? { versao: remote.versao } : {}),
     dados,
   };
 }

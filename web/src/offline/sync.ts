@@ -3,6 +3,7 @@
 // the record id is made on the device and is the upload's idempotency key, and a record is deleted or
 // marked on the device only after the server echoed that very id. A sync cut short resumes: confirmed records are
 // gone from the pending list, and photos the server already holds (a lost answer) are named by SHA-256, not resent.
+import type { CorrecaoRemota } from '@novus/domain/api/revisao';
 import { deviceDownload, type FlowDefinition } from '@novus/domain/flows/flow';
 import type { LocalProjeto, NovusDatabase } from './db';
 import type { LocalColeta, RecordStore, RemoteColeta } from './records';
@@ -26,6 +27,13 @@ export interface SyncTransport {
   /** The project's records of a flow the devices download by project (its `byProject` list: LPT Agiltec). */
   getByProjeto(flow: FlowDefinition, projeto: Pick<LocalProjeto, 'id' | 'nome'>): Promise<RemoteColeta[]>;
   log(message: string, extras: Record<string, unknown>): Promise<void>;
+  /**
+   * The technician's rejected records with the reviewer's word (issue 24). Optional: a transport without it (an
+   * older fake) downloads none; an older server answers 404, which the sync takes as 'no corrections'.
+   */
+  getCorrecoes?(): Promise<CorrecaoRemota[]>;
+  /** A photo's bytes by its URL, so a correction's server photos show offline. Optional, as getCorrecoes. */
+  getFoto?(url: string): Promise<Blob>;
 }
 
 /** No answer (status 0), or a non-OK one. */
@@ -50,6 +58,7 @@ export class SessionExpiredError extends Error {
 export const SYNC_TEXTS = {
   start: 'Iniciando sincronizacao...',
   projetos: 'Sincronizando projetos',
+  correcoes: 'Baixando correções',
   done: 'Sincronizacao concluida',
   failed: 'Ocorreu um erro na sincronizacao',
 } as const;
@@ -61,7 +70,7 @@ export interface SyncResult {
   error?: string;
 }
 
-const ENVELOPE_KEYS = new Set(['id', 'coletaId', 'projeto', 'coordenadas', 'dataHora', 'precisao']);
+const ENVELOPE_KEYS = new Set(['id', 'coletaId', 'projeto', 'coordenadas', 'dataHora', 'precisao', 'versao']);
 
 /** The multipart fields of a record: the envelope plus the flow's fields, as strings. */
 export function uploadFields(record: LocalColeta): Record<string, string> {
@@ -73,6 +82,9 @@ export function uploadFields(record: LocalColeta): Record<string, string> {
   };
   if (record.precisao !== undefined) fields.precisao = String(record.precisao);
   if (record.coletaId !== undefined) fields.coletaId = record.coletaId;
+  // Only a correction is a new revision; any other upload is its record's first (a point collected again is a
+  // new collection, which the server tells by coletaId, not a revision).
+  if (record.correcao && record.versao !== undefined) fields.versao = String(record.versao);
   for (const [key, value] of Object.entries(record.dados)) {
     if (ENVELOPE_KEYS.has(key) || value === undefined || value === null) continue;
     fields[key] = typeof value === 'string' ? value : JSON.stringify(value);
@@ -147,6 +159,10 @@ export class SyncEngine {
         this.status(flow.syncStatus);
         uploaded += await this.uploadPending(flow);
       }
+      // Before the zone downloads: a correction approved since leaves here, and the download then brings the
+      // record as the server holds it.
+      current = 'SINCRONIZACAO CORRECOES';
+      await this.downloadCorrecoes();
       for (const flow of flows) {
         const by = deviceDownload(flow);
         if (by === null) continue;
@@ -267,11 +283,20 @@ export class SyncEngine {
         }
         throw error;
       });
-    const withBytes = record.fotos.flatMap((blob, slot) => (blob ? [{ slot, blob }] : []));
-    const fotos = withBytes.map((foto): UploadFoto => {
-      const hash = held.get(foto.blob);
-      return hash ? { slot: foto.slot, hash } : foto;
-    });
+    const taken = record.fotos.flatMap((blob, slot) => (blob ? [{ slot, blob }] : []));
+    // A correction keeps the server's photos it did not replace: named by hash, their bytes are the server's.
+    const kept = (record.fotosServidor ?? []).filter(({ slot }) => !record.fotos[slot]);
+    const fotos = [
+      ...taken.map((foto): UploadFoto => {
+        const hash = held.get(foto.blob);
+        return hash ? { slot: foto.slot, hash } : foto;
+      }),
+      ...kept.map(({ slot, hash }): UploadFoto => ({ slot, hash })),
+    ];
+    const withBytes = [
+      ...taken,
+      ...kept.map(({ slot, hash, blob }): UploadFoto => (blob ? { slot, blob } : { slot, hash })),
+    ];
     const named = fotos.some((foto) => 'hash' in foto);
     const answer = await send(fotos).catch((error: unknown) => {
       // The server refused a photo it was said to hold (gone since it was asked): send the bytes instead.
@@ -287,6 +312,57 @@ export class SyncEngine {
     }
     // Only now, with the server's word for this id, may the device let go of the record.
     await records.confirmUploaded(flow, record);
+  }
+
+  /**
+   * The technician's corrections (issue 24): each stored in its flow's store unless the device holds that record
+   * pending; those no longer listed cleared. An older server (404) has none to give and nothing is cleared; a
+   * network failure fails the sync like any download. Then the server's photos are fetched for offline use.
+   */
+  private async downloadCorrecoes(): Promise<void> {
+    const { transport, records, flows } = this.options;
+    const get = transport.getCorrecoes?.bind(transport);
+    if (!get) return;
+    this.status(SYNC_TEXTS.correcoes);
+    let correcoes: CorrecaoRemota[];
+    try {
+      correcoes = await this.call(get);
+    } catch (error) {
+      if (error instanceof TransportError && error.status === 404) return;
+      throw error;
+    }
+    const stored: { flow: FlowDefinition; correcao: CorrecaoRemota }[] = [];
+    for (const flow of flows) {
+      const mine = correcoes.filter((correcao) => correcao.fluxo === flow.key);
+      for (const correcao of mine) {
+        if (await records.storeCorrecao(flow, correcao)) stored.push({ flow, correcao });
+      }
+      await records.clearCorrecoes(flow, new Set(mine.map((correcao) => correcao.registro._id)));
+    }
+    await this.fetchFotosServidor(stored);
+  }
+
+  /**
+   * The bytes of the corrections' server photos not fetched yet. Only for showing them offline (the upload names
+   * them by hash): a photo that fails now shows from its URL online and is fetched again by the next sync.
+   */
+  private async fetchFotosServidor(stored: { flow: FlowDefinition; correcao: CorrecaoRemota }[]) {
+    const { transport, records } = this.options;
+    const getFoto = transport.getFoto?.bind(transport);
+    if (!getFoto) return;
+    for (const { flow, correcao } of stored) {
+      const local = await records.getByID(flow, correcao.registro._id);
+      for (const foto of local?.fotosServidor ?? []) {
+        if (foto.blob) continue;
+        try {
+          const blob = await this.call(() => getFoto(foto.url));
+          await records.keepFotoServidor(flow, correcao.registro._id, foto.hash, blob);
+        } catch (error) {
+          if (error instanceof SessionExpiredError) throw error;
+          if (error instanceof TransportError && error.status === 0) return; // offline now: the next sync
+        }
+      }
+    }
   }
 
   /** Each zone's (or each project's) records of the flow, merged: a record pending on the device stays as it is. */
