@@ -29,6 +29,9 @@ const FlowRecordPage = lazyFlowScreen(() =>
 const LevantamentoPage = lazy(() =>
   import('../collect/levantamento/LevantamentoPage').then((m) => ({ default: m.LevantamentoPage })),
 );
+const CorrecoesPage = lazy(() =>
+  import('../collect/correcoes/CorrecoesPage').then((m) => ({ default: m.CorrecoesPage })),
+);
 const FotosPage = lazy(() => import('../collect/galeria/FotosPage').then((m) => ({ default: m.FotosPage })));
 
 export function FieldRoutes() {
@@ -48,6 +51,14 @@ export function FieldRoutes() {
         element={
           <Loading>
             <LevantamentoPage />
+          </Loading>
+        }
+      />
+      <Route
+        path="correcoes"
+        element={
+          <Loading>
+            <CorrecoesPage />
           </Loading>
         }
       />

@@ -8,10 +8,15 @@ import { useLogout } from '../shared/use-logout';
 import { HomeStatus } from './HomeStatus';
 import { useFieldWork } from './use-field-work';
 
+/** 'Correções: 2 registros reprovados' (issue 24). */
+export function correcoesText(count: number): string {
+  return `Correções: ${count} ${count === 1 ? 'registro reprovado' : 'registros reprovados'}`;
+}
+
 export function HomePage() {
   const session = useSession();
   const logOff = useLogout('/');
-  const { busy, status, error, pending, version, compress, sync } = useFieldWork();
+  const { busy, status, error, pending, correcoes, version, compress, sync } = useFieldWork();
   const spinner = (kind: 'compress' | 'sync') =>
     busy === kind ? <CircularProgress size={20} color="inherit" aria-hidden /> : undefined;
 
@@ -29,6 +34,21 @@ export function HomePage() {
             </Alert>
           ))}
         </Stack>
+      )}
+
+      {correcoes > 0 && (
+        <Alert
+          severity="error"
+          variant="outlined"
+          data-testid="correcoes"
+          action={
+            <Button component={RouterLink} to="/correcoes" color="inherit" sx={{ minHeight: 48 }}>
+              Ver
+            </Button>
+          }
+        >
+          {correcoesText(correcoes)}
+        </Alert>
       )}
 
       <Stack spacing={1.5}>

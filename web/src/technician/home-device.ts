@@ -55,6 +55,15 @@ export async function readPendingBanners({ localStore, records }: Device): Promi
   return list;
 }
 
+/** The home's 'Correções' banner (issue 24): records the reviewer rejected that the technician has not fixed yet. */
+export async function readCorrecoesAFazer({ records }: Device): Promise<number> {
+  let count = 0;
+  for (const flow of FLOWS) {
+    count += (await records.correcoes(flow)).filter((record) => record.sincronizadoEm).length;
+  }
+  return count;
+}
+
 /** Every record the server has not got yet, per flow, with the oldest's age. */
 export async function readPending({ records }: Device): Promise<PendingSummary> {
   const entries = [];

@@ -19,6 +19,13 @@ export const FIELD_TEXTS = {
  * late arrival never moves the buttons under a finger.
  */
 const PENDING_KEY = 'novus.pendentesNaTela';
+/** The 'Correções' banner's count as last shown, for the same reason. */
+const CORRECOES_KEY = 'novus.correcoesNaTela';
+
+function lastCorrecoes(): number {
+  const value = Number(window.localStorage.getItem(CORRECOES_KEY) ?? '0');
+  return Number.isInteger(value) && value > 0 ? value : 0;
+}
 
 function lastPending(): Pending[] {
   try {
@@ -39,16 +46,25 @@ export function useFieldWork() {
   const [status, setStatus] = useState<string | null>(null);
   const [error, setError] = useState(false);
   const [pending, setPending] = useState<Pending[]>(lastPending);
+  const [correcoes, setCorrecoes] = useState(lastCorrecoes);
   const [version, setVersion] = useState(0);
 
   useEffect(() => {
     let active = true;
     void (async () => {
-      const [{ readPendingBanners }, services] = await Promise.all([import('./home-device'), device()]);
+      const [{ readPendingBanners, readCorrecoesAFazer }, services] = await Promise.all([
+        import('./home-device'),
+        device(),
+      ]);
       const list = await readPendingBanners(services);
+      const aFazer = await readCorrecoesAFazer(services);
       if (!active) return;
-      startTransition(() => setPending(list));
+      startTransition(() => {
+        setPending(list);
+        setCorrecoes(aFazer);
+      });
       window.localStorage.setItem(PENDING_KEY, JSON.stringify(list));
+      window.localStorage.setItem(CORRECOES_KEY, String(aFazer));
     })().catch(() => undefined);
     return () => {
       active = false;
@@ -114,7 +130,7 @@ export function useFieldWork() {
     }
   }, [device, session, work, log, navigate]);
 
-  return { busy, status, error, pending, version, compress, sync };
+  return { busy, status, error, pending, correcoes, version, compress, sync };
 }
 
 const messageOf = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause));

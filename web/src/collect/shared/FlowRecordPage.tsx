@@ -1,5 +1,6 @@
 // /{flow}/:id for every flow (SPEC.md section 2): the record's fields and photos, Gravar to correct it while it
-// is still on the device (the pole's is disabled), Excluir when the flow allows it, then /levantamento.
+// is still on the device (the pole's is disabled), Excluir when the flow allows it, then /levantamento. A record
+// the reviewer rejected (issue 24) opens here to be fixed, whatever its flow, and goes back to /correcoes.
 import { useEffect, useState } from 'react';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { Alert, Button, LinearProgress, Stack, Typography } from '@mui/material';
@@ -7,9 +8,10 @@ import { type FieldValues, useForm } from 'react-hook-form';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
 import { useReportFailure, useServices, useSession } from '../../shared/services';
 import { DEVICE_FAILURE } from '../../offline/device-log';
-import { isDeletable } from '../../offline/records';
+import { type FotoServidor, isDeletable } from '../../offline/records';
 import { type FlowUi, valuesOf } from '../flow-ui';
 import { ActionBar } from './ActionBar';
+import { CORRECAO_TEXTS, CorrecaoAlert, useCorrecaoHighlight } from './correcao';
 import { domainResolver } from './domain-resolver';
 import { PhotoSlots } from './PhotoSlots';
 import { RecordHeader } from './RecordHeader';
@@ -27,6 +29,8 @@ export function FlowRecordPage({ flow, ui }: { flow: FlowDefinition; ui: FlowUi 
   const reportFailure = useReportFailure();
   const { record, loaded } = useRecord(flow, id);
   const [fotos, setFotos] = useState<(Blob | null)[]>(() => slotsOf(flow, null));
+  /** A correction's server photos still kept (issue 24). */
+  const [servidor, setServidor] = useState<FotoServidor[]>([]);
   const [saved, setSaved] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const form = useForm<FieldValues>({
@@ -39,7 +43,10 @@ export function FlowRecordPage({ flow, ui }: { flow: FlowDefinition; ui: FlowUi 
     if (!record) return;
     reset(valuesOf(ui.initialValues(), record.dados));
     setFotos(slotsOf(flow, record));
+    setServidor(record.fotosServidor ?? []);
   }, [record, reset, flow, ui]);
+  // After the reset above, which clears the form's errors.
+  useCorrecaoHighlight(form, record?.correcao);
 
   if (!loaded) return <LinearProgress aria-label="Carregando" />;
   if (!record)
@@ -52,9 +59,11 @@ export function FlowRecordPage({ flow, ui }: { flow: FlowDefinition; ui: FlowUi 
       </Stack>
     );
 
-  // A synchronised record is never changed on the device only: it would never be sent again.
+  // A synchronised record is never changed on the device only: it would never be sent again. A correction is
+  // sent again, as a new revision, whatever the flow.
   const synced = Boolean(record.sincronizadoEm);
-  const editable = ui.editableRecord && !synced;
+  const { correcao } = record;
+  const editable = (ui.editableRecord && !synced) || correcao !== undefined;
 
   const save = form.handleSubmit(
     async (values) => {
@@ -67,10 +76,15 @@ export function FlowRecordPage({ flow, ui }: { flow: FlowDefinition; ui: FlowUi 
           editing: record,
           point: { ...record.coordenadas },
           fotos,
+          fotosServidor: servidor,
           tecnico: session?.nome,
           values,
         });
         setError(null);
+        if (correcao) {
+          navigate('/correcoes');
+          return;
+        }
         setSaved(true);
       } catch (cause) {
         setError(cause instanceof Error ? cause.message : String(cause));
@@ -96,7 +110,9 @@ export function FlowRecordPage({ flow, ui }: { flow: FlowDefinition; ui: FlowUi 
   return (
     <Stack spacing={2}>
       <RecordHeader title={ui.title(record)} collected="Coletado em" record={record} />
-      {synced && <Alert severity="info">{ALREADY_SYNCED}</Alert>}
+      {correcao && <CorrecaoAlert correcao={correcao} campos={Object.keys(ui.initialValues())} />}
+      {correcao && !synced && <Alert severity="success">{CORRECAO_TEXTS.corrigida}</Alert>}
+      {synced && !correcao && <Alert severity="info">{ALREADY_SYNCED}</Alert>}
       <Stack component="form" spacing={2} noValidate onSubmit={(event) => void save(event)} id={formId}>
         <Fields form={form} record={record} disabled={!editable} />
         <Typography component="h2" variant="h6">
@@ -108,6 +124,8 @@ export function FlowRecordPage({ flow, ui }: { flow: FlowDefinition; ui: FlowUi 
           list={flow.photoList}
           onChange={setFotos}
           disabled={!editable}
+          servidor={servidor}
+          onRemoveServidor={(slot) => setServidor((kept) => kept.filter((foto) => foto.slot !== slot))}
         />
         {error && <Alert severity="error">{error}</Alert>}
       </Stack>
@@ -121,12 +139,13 @@ export function FlowRecordPage({ flow, ui }: { flow: FlowDefinition; ui: FlowUi 
         <Button
           variant="outlined"
           color="error"
-          disabled={!isDeletable(flow, record)}
+          // a rejected record is on the server: deleting the device's copy would not withdraw it
+          disabled={correcao !== undefined || !isDeletable(flow, record)}
           onClick={() => void remove()}
         >
           Excluir
         </Button>
-        <Button component={RouterLink} to="/levantamento" variant="outlined">
+        <Button component={RouterLink} to={correcao ? '/correcoes' : '/levantamento'} variant="outlined">
           Voltar
         </Button>
       </ActionBar>

@@ -1,7 +1,7 @@
 // Gravar, for every flow: a new record, a correction of one still on the device, or the collection of a point.
 import type { FlowDefinition } from '@novus/domain/flows/flow';
 import type { LocalProjeto } from '../../offline/db';
-import type { LocalColeta, RecordStore } from '../../offline/records';
+import type { FotoServidor, LocalColeta, RecordStore } from '../../offline/records';
 import type { ChosenPoint } from './MapStep';
 
 export interface SaveInput {
@@ -13,6 +13,8 @@ export interface SaveInput {
   point: ChosenPoint;
   fotos: (Blob | null)[];
   tecnico: string | undefined;
+  /** A correction's server photos the technician kept (issue 24). */
+  fotosServidor?: FotoServidor[];
   /** The form's values, validated by the flow's schema here again. */
   values: unknown;
   now?: () => number;
@@ -28,6 +30,18 @@ export async function saveRecord(input: SaveInput): Promise<LocalColeta> {
   const unchanged = editing !== null && fotos.every((foto, slot) => foto === (editing.fotos[slot] ?? null));
   const imagensCompactadas = unchanged ? editing.imagensCompactadas : fotos.every((foto) => foto === null);
 
+  // A correction the reviewer asked for (issue 24), for every flow: the rejected revision + 1, pending.
+  if (editing?.correcao) {
+    return records.correct(flow, editing.id, {
+      coordenadas,
+      ...precisao,
+      fotos,
+      imagensCompactadas,
+      fotosServidor: input.fotosServidor ?? editing.fotosServidor ?? [],
+      ...tecnico,
+      dados,
+    });
+  }
   if (flow.lifecycle !== 'coleta') {
     if (!editing) throw new Error('Escolha ou desenhe o ponto no mapa antes de gravar.');
     return records.collect(flow, editing.id, {

@@ -1,0 +1,132 @@
+// /correcoes (issue 24): the records the reviewer rejected, each with its flow, date, the reviewer's comment and
+// who made it; tapping one opens it in its flow's record screen to fix it. Fixed ones wait there for the sync.
+import { useEffect, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import {
+  Button,
+  Card,
+  CardActionArea,
+  CardContent,
+  Chip,
+  LinearProgress,
+  Stack,
+  Typography,
+} from '@mui/material';
+import { FLOWS } from '@novus/domain/flows/registry';
+import type { Correcao } from '@novus/domain/revisao';
+import { useReportFailure, useServices } from '../../shared/services';
+import { DEVICE_FAILURE } from '../../offline/device-log';
+import type { LocalColeta } from '../../offline/records';
+import { FLOW_UI } from '../flows';
+import { revisorText } from '../shared/correcao';
+
+export const CORRECOES_TEXTS = {
+  title: 'Correções',
+  empty: 'Nenhuma correção pedida.',
+  fixed: 'Corrigido — será enviado na próxima sincronização',
+} as const;
+
+interface Item {
+  record: LocalColeta;
+  correcao: Correcao;
+  label: string;
+  title: string;
+  to: string;
+}
+
+export function CorrecoesPage() {
+  const { records } = useServices();
+  const reportFailure = useReportFailure();
+  const [items, setItems] = useState<Item[] | null>(null);
+
+  useEffect(() => {
+    let active = true;
+    Promise.all(
+      FLOWS.map(async (flow) => {
+        const ui = FLOW_UI[flow.key];
+        return (await records.correcoes(flow)).flatMap((record) =>
+          record.correcao
+            ? [
+                {
+                  record,
+                  correcao: record.correcao,
+                  label: flow.labels.record,
+                  title: ui.title(record),
+                  to: `/${flow.recordPath}/${encodeURIComponent(record.id)}`,
+                },
+              ]
+            : [],
+        );
+      }),
+    ).then(
+      (lists) => {
+        // Still to fix first, then the most recently rejected.
+        const all = lists
+          .flat()
+          .sort(
+            (a, b) =>
+              Number(Boolean(b.record.sincronizadoEm)) - Number(Boolean(a.record.sincronizadoEm)) ||
+              b.correcao.em - a.correcao.em,
+          );
+        if (active) setItems(all);
+      },
+      (error: unknown) => {
+        reportFailure(DEVICE_FAILURE.read(CORRECOES_TEXTS.title), error);
+        if (active) setItems([]);
+      },
+    );
+    return () => {
+      active = false;
+    };
+  }, [records, reportFailure]);
+
+  return (
+    <Stack spacing={2}>
+      <Typography component="h1" variant="h5">
+        {CORRECOES_TEXTS.title}
+      </Typography>
+      {items === null && <LinearProgress aria-label="Carregando" />}
+      {items !== null && items.length === 0 && <Typography>{CORRECOES_TEXTS.empty}</Typography>}
+      {items !== null && items.length > 0 && (
+        <Stack
+          component="ul"
+          spacing={1}
+          aria-label="Registros reprovados"
+          sx={{ listStyle: 'none', p: 0, m: 0 }}
+        >
+          {items.map(({ record, correcao, label, title, to }) => (
+            <li key={record.id}>
+              <Card variant="outlined" sx={{ borderColor: record.sincronizadoEm ? 'error.main' : undefined }}>
+                <CardActionArea component={RouterLink} to={to} sx={{ minHeight: 64 }}>
+                  <CardContent>
+                    <Stack spacing={0.5}>
+                      <Typography variant="overline" component="p" sx={{ lineHeight: 1.5 }}>
+                        {label}
+                      </Typography>
+                      <Typography sx={{ fontWeight: 600 }}>{title}</Typography>
+                      <Typography variant="body2">
+                        Coletado em {new Date(record.dataHora).toLocaleString('pt-BR')}
+                      </Typography>
+                      <Typography variant="body2" sx={{ fontStyle: 'italic' }}>
+                        “{correcao.comentario}”
+                      </Typography>
+                      <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+                        {revisorText(correcao)}
+                      </Typography>
+                      {!record.sincronizadoEm && (
+                        <Chip color="success" variant="outlined" label={CORRECOES_TEXTS.fixed} />
+                      )}
+                    </Stack>
+                  </CardContent>
+                </CardActionArea>
+              </Card>
+            </li>
+          ))}
+        </Stack>
+      )}
+      <Button component={RouterLink} to="/" variant="outlined">
+        Voltar
+      </Button>
+    </Stack>
+  );
+}
