@@ -22,6 +22,9 @@ const SupervisorPage = lazy(() =>
   import('./supervisor/SupervisorPage').then((m) => ({ default: m.SupervisorPage })),
 );
 
+// The review screen draws the record's point with Leaflet: loaded when it opens (issue 24).
+const RevisaoPage = lazy(() => import('./revisao/RevisaoPage').then((m) => ({ default: m.RevisaoPage })));
+
 export function BackofficeApp() {
   return (
     <BackofficeApiProvider>
@@ -43,6 +46,7 @@ export function BackofficeApp() {
             <Route path="extrator" element={<ExtratorPage />} />
             <Route path="relatorio" element={<RelatorioPage />} />
             <Route path="supervisor" element={<SupervisorPage />} />
+            <Route path="revisao" element={<RevisaoPage />} />
             <Route path="*" element={<Navigate to="/backoffice" replace />} />
           </Routes>
         </Suspense>
