@@ -3,6 +3,7 @@
 import { decimalSchema } from '../export/decimal.ts';
 import type { Arquivo, DataItem, Extracao } from '../export/api.ts';
 import { periodoSchema } from '../export/periodo.ts';
+import { revisaoExportSchema } from '../export/revisao.ts';
 import type { FlowDefinition } from '../flows/flow.ts';
 import { z } from '../zod.ts';
 import { endpoint, uuid, uuidParam } from './contract.ts';
@@ -29,6 +30,13 @@ export const deProjeto = {
  * parses the period, and the separator only when it writes a CSV.
  */
 export const comDecimal = (query: z.ZodObject) => z.object({ ...query.shape, ...decimalSchema.shape });
+
+/**
+ * A query with the review's choice (issue 24: `revisao`, `estado`, `flag`), which every file of a project and the
+ * Extrator's list take. Documentation only, as comDecimal: the route parses each part.
+ */
+export const comRevisaoExport = <Shape extends z.ZodRawShape>(query: z.ZodObject<Shape>) =>
+  z.object({ ...query.shape, ...revisaoExportSchema.shape });
 
 const dia = z.object({ ano: z.number().int(), mes: z.number().int(), dia: z.number().int() });
 
@@ -59,10 +67,10 @@ export const getExtracao = endpoint({
   path: '/api/extrator/:projeto',
   summary: 'Os arquivos de exportação que o Extrator oferece para o projeto num período.',
   ...deProjeto,
-  query: periodoSchema,
+  query: comRevisaoExport(periodoSchema),
   ok: {
     status: 200,
-    description: 'Os arquivos KML, CSV e de fotos, com seus endereços.',
+    description: 'Os arquivos KML, CSV e de fotos, com seus endereços (que levam a escolha da revisão).',
     answer: z.object({
       projeto: z.object({ id: uuid, nome: z.string(), fuso: z.number().int().nullable() }),
       kml: z.array(arquivo),
@@ -94,7 +102,7 @@ export function arquivoEndpoint(arquivo: {
 export const getArquivo = arquivoEndpoint({
   path: '/api/extrator/:projeto/:arquivo',
   summary: 'Um arquivo de exportação do projeto num período.',
-  query: comDecimal(periodoSchema),
+  query: comRevisaoExport(comDecimal(periodoSchema)),
   description: 'O arquivo (CSV ou ZIP de fotos).',
 });
 
@@ -107,7 +115,7 @@ export function kmlEndpoint(flow: FlowDefinition) {
     summary: `O KML de ${flow.labels.record} do projeto num período (ZIP com o CSV para a BDGD).`,
     ...deProjeto,
     params: z.object({ projeto: z.string() }),
-    query: zip ? comDecimal(periodoSchema) : periodoSchema,
+    query: zip ? comRevisaoExport(comDecimal(periodoSchema)) : comRevisaoExport(periodoSchema),
     ok: {
       status: 200,
       description: zip ? 'O arquivo ZIP.' : 'O arquivo KML.',

@@ -5,7 +5,7 @@ import { daySchema, periodoSchema } from '../export/periodo.ts';
 import { FLUXOS } from '../flows/keys.ts';
 import { z } from '../zod.ts';
 import { endpoint, uuid } from './contract.ts';
-import { arquivoEndpoint, comDecimal, deProjeto } from './extrator.ts';
+import { arquivoEndpoint, comDecimal, comRevisaoExport, deProjeto } from './extrator.ts';
 
 export const diaSchema = z.object({ data: daySchema('Data') });
 
@@ -59,10 +59,10 @@ export const listProdutividade = endpoint({
   },
 });
 
-/** 'produtividade.csv' takes the period; '{tecnico}.csv' and '{tecnico}.kml' a day. */
+/** 'produtividade.csv' takes the period; '{tecnico}.csv' and '{tecnico}.kml' a day and the review's choice. */
 export const getRelatorioArquivo = arquivoEndpoint({
   path: '/api/relatorio/:projeto/:arquivo',
   summary: 'Um relatório do projeto como arquivo.',
-  query: comDecimal(diaSchema),
+  query: comRevisaoExport(comDecimal(diaSchema)),
   description: 'O arquivo (CSV ou KML).',
 });

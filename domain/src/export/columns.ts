@@ -9,8 +9,23 @@ export type Valor =
   | { simNao: string }
   /** Whether a list field of the record holds a value ('SIM' / 'NAO'): the vegetation's flags per network. */
   | { contem: string; valor: string }
-  /** What every record has: its id, flow (its label), technician, date and time, UTM position, photo count. */
-  | { registro: 'id' | 'fluxo' | 'tecnico' | 'dataHora' | 'utmE' | 'utmN' | 'fotos' }
+  /**
+   * What every record has: its id, flow (its label), technician, date and time, UTM position, photo count; and its
+   * review (issue 24): the state's label, the revision number, the flags' labels with their values.
+   */
+  | {
+      registro:
+        | 'id'
+        | 'fluxo'
+        | 'tecnico'
+        | 'dataHora'
+        | 'utmE'
+        | 'utmN'
+        | 'fotos'
+        | 'revisao'
+        | 'versao'
+        | 'sinalizacoes';
+    }
   /** How many units are fed by this pole (SPEC.md 3 'derived qtdDrop'). */
   | { derivado: 'qtdDrop' };
 

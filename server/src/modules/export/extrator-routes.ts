@@ -8,6 +8,7 @@ import type { CsvExport } from '@novus/domain/export/columns';
 import { PRODUCAO_HEADERS } from '@novus/domain/export/columns';
 import type { SeparadorDecimal } from '@novus/domain/export/decimal';
 import { type Periodo, periodoSchema } from '@novus/domain/export/periodo';
+import { type RevisaoExport, revisaoParams } from '@novus/domain/export/revisao';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
 import type { Fluxo } from '@novus/domain/flows/keys';
 import { FLOW_BY_KEY, FLOWS } from '@novus/domain/flows/registry';
@@ -17,15 +18,18 @@ import { notFound, parseInput } from '../../errors.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
 import {
   attachment,
+  colunasCom,
   decimalOf,
   type ExportDeps,
   fileName,
   filtro,
+  filtroRevisao,
   flowsOf,
   kmlLayer,
   readableProjeto,
   readableProjetoByKey,
   requireFuso,
+  revisaoOf,
   SEM_FUSO,
 } from './files.ts';
 import {
@@ -43,11 +47,13 @@ const CSV_EXPORTS = new Map<string, { flow: FlowDefinition; csv: CsvExport }>(
   FLOWS.flatMap((flow) => flow.exports.csv.map((csv) => [csv.id, { flow, csv }] as const)),
 );
 
-function query(periodo: Periodo): string {
+/** A file's query string: its period, then the review asked (issue 24), so every link carries the choice. */
+function query(periodo: Periodo, revisao: RevisaoExport): string {
   const params = new URLSearchParams();
   if (periodo.dataInicio) params.set('dataInicio', periodo.dataInicio);
   if (periodo.dataFim) params.set('dataFim', periodo.dataFim);
   if (periodo.tecnico) params.set('tecnico', periodo.tecnico);
+  for (const [name, value] of revisaoParams(revisao)) params.set(name, value);
   const text = params.toString();
   return text ? `?${text}` : '';
 }
@@ -58,15 +64,18 @@ function csvOf(
   flow: FlowDefinition,
   csv: CsvExport,
   periodo: Periodo,
+  revisao: RevisaoExport,
   decimal: SeparadorDecimal,
 ) {
-  const records = filtro(projeto, periodo, [flow.key]);
+  const records = filtro(projeto, { ...periodo, ...filtroRevisao(revisao) }, [flow.key]);
+  // A technician's day has no review of its own: the production counts the records the filter keeps.
   if (csv.kind === 'producao') return csvStream(db, producaoQuery(records), PRODUCAO_HEADERS);
   requireFuso(projeto);
+  const colunas = colunasCom(csv.colunas, revisao);
   return csvStream(
     db,
-    registrosQuery(csv.colunas, records, decimal),
-    csv.colunas.map((coluna) => coluna.header),
+    registrosQuery(colunas, records, decimal),
+    colunas.map((coluna) => coluna.header),
   );
 }
 
@@ -83,8 +92,9 @@ export async function extratorRoutes(
 
   route(app, access, api.getExtracao, async ({ params, request }) => {
     const projeto = await readableProjeto(deps, request, params.projeto);
-    const periodo = parseInput(api.getExtracao.query, request.query);
-    const counts = await contagens(db, filtro(projeto, periodo));
+    const periodo = parseInput(periodoSchema, request.query);
+    const revisao = revisaoOf(request);
+    const counts = await contagens(db, filtro(projeto, { ...periodo, ...filtroRevisao(revisao) }));
     const flows = flowsOf(projeto, counts);
     const total = (fluxo: Fluxo, of: (count: (typeof counts)[number]) => number) =>
       counts.filter((count) => count.fluxo === fluxo).reduce((sum, count) => sum + of(count), 0);
@@ -94,7 +104,7 @@ export async function extratorRoutes(
     const kml = flows.map((flow): Arquivo => ({
       id: flow.apiPath,
       label: flow.exports.kml.label,
-      url: `/api/${flow.apiPath}/${projeto.id}/kml${query(periodo)}`,
+      url: `/api/${flow.apiPath}/${projeto.id}/kml${query(periodo, revisao)}`,
       nome: fileName(
         `${flow.exports.kml.zip ? projeto.nome : base + flow.exports.kml.label}${flow.exports.kml.zip ? '.zip' : '.kml'}`,
       ),
@@ -109,7 +119,7 @@ export async function extratorRoutes(
             .map((count) => ({
               id: file.id,
               label: `${file.label} - ${count.tecnico_nome ?? 'Sem nome'}`,
-              url: `${path}${query({ ...periodo, tecnico: count.tecnico ?? undefined })}`,
+              url: `${path}${query({ ...periodo, tecnico: count.tecnico ?? undefined }, revisao)}`,
               nome: fileName(`${base}${file.label} - ${count.tecnico_nome ?? count.tecnico}.csv`),
               registros: count.registros,
             }));
@@ -118,7 +128,7 @@ export async function extratorRoutes(
           {
             id: file.id,
             label: file.label,
-            url: `${path}${query(periodo)}`,
+            url: `${path}${query(periodo, revisao)}`,
             nome: fileName(`${base}${file.label}.csv`),
             // A production file has a row per technician and day.
             registros: file.kind === 'producao' ? dias(flow.key) : registros(flow.key),
@@ -137,7 +147,7 @@ export async function extratorRoutes(
           : {
               id: 'fotos',
               label: 'Fotos (zip)',
-              url: `/api/extrator/${projeto.id}/fotos.zip${query(periodo)}`,
+              url: `/api/extrator/${projeto.id}/fotos.zip${query(periodo, revisao)}`,
               nome: fileName(`${base}Fotos.zip`),
               registros: fotos,
             },
@@ -148,10 +158,14 @@ export async function extratorRoutes(
   route(app, access, api.getArquivo, async ({ params, request, reply }) => {
     const projeto = await readableProjeto(deps, request, params.projeto);
     const periodo = parseInput(periodoSchema, request.query);
+    const revisao = revisaoOf(request);
     const { arquivo } = params;
     if (arquivo === 'fotos.zip') {
       const entries = (async function* () {
-        for await (const rows of streamFotos(db, filtro(projeto, periodo))) {
+        for await (const rows of streamFotos(
+          db,
+          filtro(projeto, { ...periodo, ...filtroRevisao(revisao) }),
+        )) {
           for (const row of rows) {
             const extension = row.media_type.split('/')[1] ?? 'bin';
             yield {
@@ -168,7 +182,7 @@ export async function extratorRoutes(
     const found = /^(.+)\.csv$/.exec(arquivo);
     const entry = found ? CSV_EXPORTS.get(found[1] ?? '') : undefined;
     if (!entry) throw notFound('Arquivo de exportação não encontrado.');
-    const stream = csvOf(db, projeto, entry.flow, entry.csv, periodo, decimalOf(request));
+    const stream = csvOf(db, projeto, entry.flow, entry.csv, periodo, revisao, decimalOf(request));
     void attachment(reply, `${projeto.nome} - ${entry.csv.label}`, 'csv').send(stream);
     return SENT;
   });
@@ -177,9 +191,10 @@ export async function extratorRoutes(
     route(app, access, api.kmlEndpoint(flow), async ({ params, request, reply }) => {
       const projeto = await readableProjetoByKey(deps, request, params.projeto);
       const periodo = parseInput(periodoSchema, request.query);
+      const revisao = revisaoOf(request);
       const kml = () =>
         kmlStream(db, `${projeto.nome} - ${flow.exports.kml.label}`, [
-          kmlLayer(projeto, flow, periodo, request),
+          kmlLayer(projeto, flow, periodo, revisao, request),
         ]);
       if (!flow.exports.kml.zip) {
         void attachment(reply, `${projeto.nome} - ${flow.exports.kml.label}`, 'kml').send(kml());
@@ -194,7 +209,7 @@ export async function extratorRoutes(
           ? [
               {
                 name: fileName(`${projeto.nome}.csv`),
-                open: () => csvOf(db, projeto, flow, csv, periodo, decimal),
+                open: () => csvOf(db, projeto, flow, csv, periodo, revisao, decimal),
               },
             ]
           : []),

@@ -4,8 +4,16 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
 import type { Fluxo } from '@novus/domain/flows/keys';
 import { FLOWS } from '@novus/domain/flows/registry';
+import type { Coluna } from '@novus/domain/export/columns';
 import type { Periodo } from '@novus/domain/export/periodo';
 import { decimalSchema } from '@novus/domain/export/decimal';
+import {
+  COLUNAS_REVISAO,
+  comRevisao,
+  type FiltroRevisao,
+  type RevisaoExport,
+  revisaoExportSchema,
+} from '@novus/domain/export/revisao';
 import { type Access, ensure, policies } from '../../auth/access.ts';
 import type { Database } from '../../db/database.ts';
 import { AppError, notFound, parseId, parseInput } from '../../errors.ts';
@@ -76,15 +84,30 @@ export function flowsOf(projeto: ProjetoExport, counts: readonly { fluxo: Fluxo 
   return FLOWS.filter((flow) => keys.has(flow.key));
 }
 
+/** A file's records: the project's, of a period, a technician, a review state or flag (any given), of some flows. */
 export const filtro = (
   projeto: ProjetoExport,
-  periodo: Periodo,
+  periodo: Periodo & FiltroRevisao,
   fluxos: readonly Fluxo[] = TODOS_FLUXOS,
 ): Filtro => ({
   projeto: projeto.id,
   fluxos,
   ...periodo,
 });
+
+/** The review asked of a file (`?revisao=1&estado=&flag=`, issue 24), refused in Portuguese as the period is. */
+export const revisaoOf = (request: FastifyRequest): RevisaoExport =>
+  parseInput(revisaoExportSchema, request.query);
+
+/** Which records the review choice keeps: its state and flag, with nothing else of the query. */
+export const filtroRevisao = ({ estado, flag }: RevisaoExport): FiltroRevisao => ({
+  ...(estado ? { estado } : {}),
+  ...(flag ? { flag } : {}),
+});
+
+/** A file's columns, the review's after them when asked: the spec's columns keep their places. */
+export const colunasCom = (colunas: readonly Coluna[], revisao: RevisaoExport): readonly Coluna[] =>
+  comRevisao(revisao) ? [...colunas, ...COLUNAS_REVISAO] : colunas;
 
 export function requireFuso(projeto: ProjetoExport): void {
   if (projeto.fuso === null) throw new AppError(422, SEM_FUSO, [{ msg: SEM_FUSO }]);
@@ -98,9 +121,11 @@ export function kmlLayer(
   projeto: ProjetoExport,
   flow: FlowDefinition,
   periodo: Periodo,
+  revisao: RevisaoExport,
   request: FastifyRequest,
 ): KmlLayer {
-  const { kml, colunas } = flow.exports;
+  const { kml } = flow.exports;
+  const colunas = colunasCom(flow.exports.colunas, revisao);
   const estilo = `s-${flow.key}`;
   const esquema = `c-${flow.key}`;
   return {
@@ -109,7 +134,7 @@ export function kmlLayer(
     estilo,
     esquema,
     campos: colunas.map((coluna) => coluna.header),
-    query: placemarksQuery(colunas, filtro(projeto, periodo, [flow.key]), {
+    query: placemarksQuery(colunas, filtro(projeto, { ...periodo, ...filtroRevisao(revisao) }, [flow.key]), {
       nome: kml.nome,
       estilo,
       esquema,

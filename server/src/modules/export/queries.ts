@@ -2,8 +2,17 @@
 // fields, yes/no, list flags, the UTM the record stores: migration 0006), read in collection order.
 import type { Coluna, Valor } from '@novus/domain/export/columns';
 import { SEPARADORES_DECIMAIS, type SeparadorDecimal } from '@novus/domain/export/decimal';
+import { type FlagFiltro, SEPARADOR_SINALIZACOES } from '@novus/domain/export/revisao';
 import type { Fluxo } from '@novus/domain/flows/keys';
 import { FLOWS } from '@novus/domain/flows/registry';
+import {
+  ESTADO_LABELS,
+  ESTADOS_REVISAO,
+  type EstadoRevisao,
+  FLAG_CODIGOS,
+  FLAG_LABELS,
+  FLAG_UNIDADES,
+} from '@novus/domain/revisao';
 import type { Database, Queryable } from '../../db/database.ts';
 import { fromLocalDay, localDay, localTime, untilLocalDay, userName } from '../../db/fragments.ts';
 
@@ -15,6 +24,9 @@ export interface Filtro {
   dataInicio?: string;
   dataFim?: string;
   tecnico?: string;
+  /** The review (issue 24): one state; one flag by its code, any flag or none. */
+  estado?: EstadoRevisao;
+  flag?: FlagFiltro;
 }
 
 /** A query and its parameters; `inline()` gives it with the parameters written in, for COPY. */
@@ -30,6 +42,18 @@ function fieldName(name: string): string {
   if (!NAME.test(name)) throw new Error(`Invalid field name in an export declaration: ${name}`);
   return `'${name}'`;
 }
+
+/**
+ * A record's flags as people read them, in the order stored, each its label and what was measured (one decimal at
+ * most, a comma: text, not a number column), as flagText in domain/src/export/revisao.ts writes them; NULL when none.
+ */
+const SINALIZACOES = `(CASE WHEN r.flags = '[]' THEN NULL ELSE (SELECT string_agg(
+    (CASE f->>'codigo' ${FLAG_CODIGOS.map((codigo) => `WHEN ${literal(codigo)} THEN ${literal(FLAG_LABELS[codigo])}`).join(' ')} ELSE f->>'codigo' END)
+    || CASE WHEN jsonb_typeof(f->'valor') = 'number' THEN ' (' || replace(trim_scale(round((f->>'valor')::numeric, 1))::text, '.', ',')
+      || (CASE f->>'codigo' ${FLAG_CODIGOS.filter((codigo) => FLAG_UNIDADES[codigo] !== '')
+        .map((codigo) => `WHEN ${literal(codigo)} THEN ${literal(` ${FLAG_UNIDADES[codigo]}`)}`)
+        .join(' ')} ELSE '' END) || ')' ELSE '' END,
+    ${literal(SEPARADOR_SINALIZACOES)} ORDER BY e.n) FROM jsonb_array_elements(r.flags) WITH ORDINALITY AS e (f, n)) END)`;
 
 function textOf(valor: Valor): string {
   // Empty text reads as NULL: PostgreSQL's COPY writes it unquoted then, as csv-stringify does on PGlite.
@@ -60,6 +84,12 @@ function textOf(valor: Valor): string {
       return 'r.utm_n::text';
     case 'fotos':
       return 'cardinality(r.fotos_slots)::text';
+    case 'revisao':
+      return `(CASE r.revisao ${ESTADOS_REVISAO.map((estado) => `WHEN ${literal(estado)} THEN ${literal(ESTADO_LABELS[estado])}`).join(' ')} END)`;
+    case 'versao':
+      return 'r.versao::text';
+    case 'sinalizacoes':
+      return SINALIZACOES;
   }
 }
 
@@ -129,6 +159,16 @@ function where(filtro: Filtro, params: unknown[]): string {
   if (filtro.dataInicio) conditions.push(fromLocalDay('r.data_hora', param(filtro.dataInicio)));
   if (filtro.dataFim) conditions.push(untilLocalDay('r.data_hora', param(filtro.dataFim)));
   if (filtro.tecnico) conditions.push(`r.tecnico = ${param(filtro.tecnico)}`);
+  if (filtro.estado) conditions.push(`r.revisao = ${param(filtro.estado)}`);
+  if (filtro.flag === 'qualquer') conditions.push(`r.flags <> '[]'`);
+  else if (filtro.flag === 'nenhuma') conditions.push(`r.flags = '[]'`);
+  else if (filtro.flag) {
+    // With `<> '[]'` the planner may use the flags' partial GIN index (migration 0013).
+    conditions.push(
+      `r.flags <> '[]'`,
+      `r.flags @> ${param(JSON.stringify([{ codigo: filtro.flag }]))}::jsonb`,
+    );
+  }
   return conditions.join(' AND ');
 }
 
@@ -326,7 +366,7 @@ export function producaoQuery(filtro: Filtro): Query {
   };
 }
 
-/** The parameters written into the SQL (COPY binds none); every value here was validated as a uuid, date or flow. */
+/** The parameters written into the SQL (COPY binds none); every value here was validated as a uuid, date, flow, review state or flag. */
 export function inline(query: Query): string {
   return query.sql.replace(/\$(\d+)/g, (_, index: string) => {
     const value = query.params[Number(index) - 1];

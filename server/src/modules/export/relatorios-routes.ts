@@ -16,11 +16,14 @@ import {
   attachment,
   decimalOf,
   type ExportDeps,
+  colunasCom,
   filtro,
+  filtroRevisao,
   flowsOf,
   kmlLayer,
   readableProjeto,
   requireFuso,
+  revisaoOf,
 } from './files.ts';
 import {
   contagens,
@@ -75,7 +78,9 @@ export async function relatorioRoutes(app: FastifyInstance, deps: ExportDeps) {
     if (!found) throw notFound('Arquivo de relatório não encontrado.');
     const tecnico = parseId(found[1], 'Identificador do técnico');
     const { data } = parseInput(diaSchema, request.query);
+    const revisao = revisaoOf(request);
     const periodo = { dataInicio: data, dataFim: data, tecnico };
+    // Which flows and whose name: of the whole day, the review's filter applies to the file's rows.
     const counts = await contagens(db, filtro(projeto, periodo));
     // The flows the technician collected that day too: a flow unticked after collecting keeps its records.
     const flows = flowsOf(projeto, counts);
@@ -85,7 +90,7 @@ export async function relatorioRoutes(app: FastifyInstance, deps: ExportDeps) {
         kmlStream(
           db,
           `${projeto.nome} - ${data}`,
-          flows.map((flow) => kmlLayer(projeto, flow, periodo, request)),
+          flows.map((flow) => kmlLayer(projeto, flow, periodo, revisao, request)),
         ),
       );
       return SENT;
@@ -93,7 +98,10 @@ export async function relatorioRoutes(app: FastifyInstance, deps: ExportDeps) {
     const decimal = decimalOf(request);
     requireFuso(projeto);
     // The day of a technician across flows: which flow, then the columns every record has.
-    const colunas: Coluna[] = [{ header: 'FLUXO', valor: { registro: 'fluxo' } }, ...COLUNAS_BASE];
+    const colunas = colunasCom(
+      [{ header: 'FLUXO', valor: { registro: 'fluxo' } }, ...COLUNAS_BASE] satisfies Coluna[],
+      revisao,
+    );
     void attachment(reply, `${projeto.nome} - ${data} - ${who}`, 'csv').send(
       csvStream(
         db,
@@ -101,7 +109,7 @@ export async function relatorioRoutes(app: FastifyInstance, deps: ExportDeps) {
           colunas,
           filtro(
             projeto,
-            periodo,
+            { ...periodo, ...filtroRevisao(revisao) },
             flows.map((flow) => flow.key),
           ),
           decimal,
