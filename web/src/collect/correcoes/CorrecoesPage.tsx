@@ -23,7 +23,7 @@ import { revisorText } from '../shared/correcao';
 export const CORRECOES_TEXTS = {
   title: 'Correções',
   empty: 'Nenhuma correção pedida.',
-  fixed: 'Corrigido — será enviado na próxima sincronização',
+  fixed: 'Corrigido: aguardando sincronização',
 } as const;
 
 interface Item {
@@ -114,7 +114,17 @@ export function CorrecoesPage() {
                         {revisorText(correcao)}
                       </Typography>
                       {!record.sincronizadoEm && (
-                        <Chip color="success" variant="outlined" label={CORRECOES_TEXTS.fixed} />
+                        <Chip
+                          color="success"
+                          variant="outlined"
+                          label={CORRECOES_TEXTS.fixed}
+                          // a long label wraps on a narrow phone instead of being cut
+                          sx={{
+                            alignSelf: 'flex-start',
+                            height: 'auto',
+                            '& .MuiChip-label': { whiteSpace: 'normal', py: 0.5 },
+                          }}
+                        />
                       )}
                     </Stack>
                   </CardContent>

@@ -1,0 +1,135 @@
+// Corrections sent back to the phone (issue 24): a technician collects a unit and syncs; the supervisor rejects it
+// with a comment on 'numero'; the technician syncs, sees 'Correções', opens the record with the comment and the
+// field highlighted, fixes the number offline, syncs; the supervisor sees revision 2, pendente, and approves it.
+import { expect, test } from '@playwright/test';
+import { expectAccessible } from '../support/axe';
+import { acceptDialogs, openProjetoMenu, signInSynced, WizardPage } from '../support/collect-pages';
+import { type CollectWorld, setUpWorld, TECHNICIAN_PHONE, TECNICO_PASSWORD } from '../support/collect-setup';
+import { CorrecaoRecord, CorrecoesList, decidir, revisaoList, shot } from '../support/correcoes-pages';
+
+test.use(TECHNICIAN_PHONE);
+test.describe.configure({ mode: 'serial' });
+
+let world: CollectWorld;
+
+test.beforeAll(async () => {
+  world = await setUpWorld();
+});
+test.afterAll(async () => {
+  await world.admin.dispose();
+});
+
+const COMENTARIO = 'O número não confere com a fachada.';
+const NO_CAMPO = 'Na foto a fachada diz 54.';
+
+test('a rejected unit comes back to the phone, is fixed offline and returns as revision 2', async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(240_000);
+  acceptDialogs(page);
+  const home = await signInSynced(page, { login: world.tecnico.login, password: TECNICO_PASSWORD });
+
+  // the unit, collected with a photo and synced
+  await (await openProjetoMenu(page, world.projetoNome)).getByRole('link', { name: 'Unidade' }).click();
+  const wizard = new WizardPage(page);
+  await page.getByRole('button', { name: 'SDU (casa)' }).click();
+  await wizard.tapMap();
+  await wizard.gravarCoordenadas.click();
+  await page.getByRole('textbox', { name: 'Número', exact: true }).fill('45');
+  await wizard.addPhotos(1, 'Unidade');
+  await wizard.gravar.click();
+  await expect(page.getByText('Unidade gravada no aparelho.')).toBeVisible();
+  await page.goto('/');
+  await home.compactar.click();
+  await expect(home.status).toHaveText('Compactacao concluida com sucesso', { timeout: 60_000 });
+  await home.sync();
+  await home.expectSynced();
+  await expect(home.pendentes('Unidades', 0)).toBeVisible();
+  await expect(page.getByTestId('correcoes')).toHaveCount(0);
+
+  // the supervisor rejects it, pointing at 'numero'
+  const [enviada, ...outras] = await revisaoList(world.admin, world.projetoId);
+  expect(outras).toHaveLength(0);
+  expect(enviada).toMatchObject({ dados: { numero: '45' }, revisao: { estado: 'pendente', versao: 1 } });
+  const id = enviada?.id ?? '';
+  await decidir(world.admin, id, {
+    estado: 'reprovado',
+    comentario: COMENTARIO,
+    campos: { numero: NO_CAMPO },
+    versao: 1,
+  });
+
+  // the next sync brings it back
+  await home.sync();
+  await home.expectSynced();
+  const banner = page.getByTestId('correcoes');
+  await expect(banner).toContainText('Correções: 1 registro reprovado');
+  await expectAccessible(page, 'home com correções');
+  await shot(page, 'home-correcoes');
+
+  await banner.getByRole('link', { name: 'Ver' }).click();
+  const list = new CorrecoesList(page);
+  await expect(list.heading()).toBeVisible();
+  await expect(list.items).toHaveCount(1);
+  await expect(list.items.first()).toContainText('Unidade SDU, nº 45');
+  await expect(list.items.first()).toContainText(COMENTARIO);
+  await expect(list.items.first()).toContainText('Administrador');
+  await expectAccessible(page, 'correções');
+  await shot(page, 'correcoes-lista');
+
+  await list.items.first().click();
+  await expect(page).toHaveURL(new RegExp(`/unidade/${id}$`));
+  const record = new CorrecaoRecord(page);
+  await expect(record.pedida).toContainText(`Correção pedida: ${COMENTARIO}`);
+  const numero = record.field('Número');
+  await expect(numero).toHaveValue('45');
+  await expect(numero).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText(NO_CAMPO)).toBeVisible();
+  // the server's photo, in its slot
+  await expect(page.getByRole('img', { name: 'Miniatura da Foto 1' })).toBeVisible();
+  await expect(record.gravar).toBeEnabled();
+  await expectAccessible(page, 'correção aberta');
+  await shot(page, 'correcao-aberta');
+
+  // fixed offline: after a reload without network, the comment, the highlight and the server's photo (fetched by
+  // the sync) are all still there
+  await context.setOffline(true);
+  await page.reload();
+  await expect(record.pedida).toContainText(`Correção pedida: ${COMENTARIO}`);
+  await expect(numero).toHaveAttribute('aria-invalid', 'true');
+  const miniatura = page.getByRole('img', { name: 'Miniatura da Foto 1' });
+  await expect(miniatura).toHaveAttribute('src', /^blob:/);
+  await expect.poll(() => miniatura.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  await numero.fill('54');
+  await expect(numero).not.toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText(NO_CAMPO)).toHaveCount(0);
+  await shot(page, 'correcao-editada');
+  await record.gravar.click();
+  await expect(list.heading()).toBeVisible();
+  await expect(list.items.first()).toContainText('Corrigido: aguardando sincronização');
+  await expectAccessible(page, 'correções corrigida');
+  await shot(page, 'correcoes-corrigida');
+  await page.getByRole('link', { name: 'Voltar' }).click();
+  await expect(home.pendentes('Unidades', 1)).toBeVisible();
+  await expect(page.getByTestId('correcoes')).toHaveCount(0);
+
+  await context.setOffline(false);
+  await home.sync();
+  await home.expectSynced();
+  await expect(home.pendentes('Unidades', 0)).toBeVisible();
+  await expect(page.getByTestId('correcoes')).toHaveCount(0);
+  await shot(page, 'home-depois');
+
+  // the supervisor sees revision 2, pending review, with the new number and the kept photo; approves it
+  const [corrigida, ...mais] = await revisaoList(world.admin, world.projetoId);
+  expect(mais).toHaveLength(0);
+  expect(corrigida).toMatchObject({
+    id,
+    dados: { numero: '54' },
+    revisao: { estado: 'pendente', versao: 2 },
+  });
+  expect(corrigida?.fotos).toHaveLength(1);
+  const aprovada = await decidir(world.admin, id, { estado: 'aprovado', versao: 2 });
+  expect(aprovada.revisao).toMatchObject({ estado: 'aprovado', versao: 2 });
+});
