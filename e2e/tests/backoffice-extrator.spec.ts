@@ -379,3 +379,46 @@ test('a project with no records yet offers its KML files all the same', async ({
   );
   expect(kml.download.suggestedFilename()).toBe(`${world.outroSupervisor.projetoNome} - Unidades.kml`);
 });
+
+test('the supervisor includes the review and its flags in the files, and filters by them', async ({
+  page,
+}, testInfo) => {
+  const shell = await signIn(page, world.supervisor.login);
+  await shell.menuLink('Extrator').click();
+  const extrator = new ExtratorScreen(page);
+  await extrator.chooseProjeto(world.projetoNome);
+  const revisao = extrator.section('Revisão');
+  const incluir = revisao.getByRole('checkbox', { name: 'Incluir revisão e sinalizações' });
+  const estado = extrator.combobox('Estado da revisão', '.*', revisao);
+  const sinalizacao = extrator.combobox('Sinalização', '.*', revisao);
+  await expect(incluir).not.toBeChecked();
+  await expect(estado).toContainText('Todos');
+  await expect(sinalizacao).toContainText('Todas');
+  expect(await extrator.optionsOf(estado)).toEqual(['Todos', 'Pendente', 'Aprovado', 'Reprovado']);
+  const sinalizacoes = await extrator.optionsOf(sinalizacao);
+  expect(sinalizacoes[0]).toBe('Todas');
+  expect(sinalizacoes).toContain('Precisão do GPS acima do limite');
+  expect(sinalizacoes.slice(-2)).toEqual(['Qualquer sinalização', 'Sem sinalização']);
+
+  // every record starts pending: the columns come after the spec's, the counts stay
+  await incluir.check();
+  const unidadesCsv = extrator.arquivo(extrator.csv, 'Unidades', 4);
+  await expect(unidadesCsv).toHaveAttribute('href', /[?&]revisao=1(&|$)/);
+  for (const link of await page.getByRole('link', { name: /\(\d+\)$/ }).all()) {
+    await expect(link).toHaveAttribute('href', /[?&]revisao=1(&|$)/);
+  }
+  await expectAccessible(page, 'extrator com revisão');
+  await page.screenshot({ path: '/tmp/exp-shots/extrator.png', fullPage: true });
+  const csv = readCsv((await download(page, unidadesCsv, (name) => testInfo.outputPath(name))).file);
+  expect(csv.headers.slice(0, 5)).toEqual(['ID', 'TECNICO', 'DATA', 'UTM_E', 'UTM_N']);
+  expect(csv.headers.slice(-4)).toEqual(['FOTOS', 'Revisão', 'Versão', 'Sinalizações']);
+  expect(csv.rows).toHaveLength(4);
+  for (const row of csv.rows) expect(row).toMatchObject({ Revisão: 'Pendente', Versão: '1' });
+
+  // nothing approved yet: no CSV, and the KML buttons count none
+  await extrator.choose(estado, 'Aprovado');
+  await expect(extrator.csv.getByText('Nenhum arquivo CSV com registros no período.')).toBeVisible();
+  await expect(extrator.arquivo(extrator.kml, 'Unidades', 0)).toHaveAttribute('href', /estado=aprovado/);
+  await extrator.choose(estado, 'Todos');
+  await expect(extrator.arquivo(extrator.csv, 'Unidades', 4)).toBeVisible();
+});

@@ -1,12 +1,15 @@
 // 'Extrator': choose a project and a range of its days, then download its KML, CSV and photo files
-// (SPEC.md section 2 'Extractor').
+// (SPEC.md section 2 'Extractor'), with the review's columns and filters if asked (issue 24).
+import { useState } from 'react';
 import { Stack } from '@mui/material';
 import { getExtracao } from '@novus/domain/api/extrator';
+import type { RevisaoExport } from '@novus/domain/export/revisao';
 import { ExtracaoFiles } from './ExtracaoFiles';
 import { LoadContent } from './LoadContent';
 import { LOAD_FAILURE } from './messages';
 import { PeriodoSelects, usePeriodo, type PeriodoEscolhido } from './PeriodoSelects';
 import { ProjetoPageHead } from './ProjetoPageHead';
+import { RevisaoFiltros } from './RevisaoFiltros';
 import { useApiLoad } from './use-api-load';
 import { useProjetoDatas } from './use-projeto-datas';
 
@@ -14,6 +17,7 @@ export function ExtratorPage() {
   const { projetos, projetoId, setProjetoId, datas } = useProjetoDatas();
   const dias = datas.status === 'done' ? datas.value : [];
   const [periodo, setPeriodo] = usePeriodo(projetoId, dias);
+  const [revisao, setRevisao] = useState<RevisaoExport>({});
 
   return (
     <Stack spacing={2}>
@@ -28,8 +32,9 @@ export function ExtratorPage() {
           <PeriodoSelects id="extrator" datas={dias} periodo={periodo} onChange={setPeriodo} />
         )}
       </ProjetoPageHead>
+      {projetoId !== '' && <RevisaoFiltros value={revisao} onChange={setRevisao} />}
       <LoadContent load={datas} loadingLabel="Carregando datas">
-        {() => <Arquivos projetoId={projetoId} periodo={periodo} />}
+        {() => <Arquivos projetoId={projetoId} periodo={periodo} revisao={revisao} />}
       </LoadContent>
     </Stack>
   );
@@ -39,10 +44,25 @@ export function ExtratorPage() {
  * The files of the chosen range; a project with no days yet (null) still offers its KML files, of the whole
  * project (SPEC.md: the KML section shows once a project is chosen).
  */
-function Arquivos({ projetoId, periodo }: { projetoId: string; periodo: PeriodoEscolhido | null }) {
+function Arquivos({
+  projetoId,
+  periodo,
+  revisao,
+}: {
+  projetoId: string;
+  periodo: PeriodoEscolhido | null;
+  revisao: RevisaoExport;
+}) {
   const extracao = useApiLoad(
-    JSON.stringify([projetoId, periodo?.dataInicio, periodo?.dataFim]),
-    (api) => api.call(getExtracao, { params: { projeto: projetoId }, query: periodo ?? {} }),
+    JSON.stringify([
+      projetoId,
+      periodo?.dataInicio,
+      periodo?.dataFim,
+      revisao.revisao,
+      revisao.estado,
+      revisao.flag,
+    ]),
+    (api) => api.call(getExtracao, { params: { projeto: projetoId }, query: { ...periodo, ...revisao } }),
     LOAD_FAILURE.extracao,
   );
   return (
