@@ -1,18 +1,26 @@
-// The content of a point's popup: its record, fetched when the popup opens (GET /api/registro/{id}).
+// The content of a point's popup: its record, fetched when the popup opens (GET /api/registro/{id}), its review
+// state (from the point's STATUS bits) and, for a flagged point, its flags (from its review history, issue 24).
 import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Box, CircularProgress, Link, Typography } from '@mui/material';
 import { getRegistro } from '@novus/domain/api/registros';
+import { getHistorico } from '@novus/domain/api/revisao';
+import { STATUS } from '@novus/domain/mapa/api';
+import { ESTADO_LABELS } from '@novus/domain/revisao';
 import type { Fluxo } from '@novus/domain/flows/keys';
 import { FLOW_BY_KEY } from '@novus/domain/flows/registry';
 import { useBackofficeApi } from '../backoffice-api';
 import { serverMessageOr } from '../server-message';
+import { flagTexto } from '../revisao/revisao-view';
+import { estadoDeStatus } from './layers';
 import { SUPERVISOR_FAILURE, SUPERVISOR_TEXT } from './messages';
 import { fotosPath, popupCampos, popupColetas, type Registro } from './popup-content';
 
 interface Props {
   fluxo: Fluxo;
   id: string;
+  /** The point's STATUS bits. */
+  status: number;
   /** The content changed size: Leaflet must place the popup again. */
   onResize: () => void;
 }
@@ -20,7 +28,7 @@ interface Props {
 type State =
   { status: 'loading' } | { status: 'done'; registro: Registro } | { status: 'failed'; message: string };
 
-export function PontoPopup({ fluxo, id, onResize }: Props) {
+export function PontoPopup({ fluxo, id, status, onResize }: Props) {
   const { api, log } = useBackofficeApi();
   const [state, setState] = useState<State>({ status: 'loading' });
 
@@ -55,6 +63,7 @@ export function PontoPopup({ fluxo, id, onResize }: Props) {
         </Typography>
       )}
       {state.status === 'done' && <RegistroShow fluxo={fluxo} id={id} registro={state.registro} />}
+      <Revisao id={id} status={status} onResize={onResize} />
     </Box>
   );
 }
@@ -97,5 +106,54 @@ function RegistroShow({ fluxo, id, registro }: { fluxo: Fluxo; id: string; regis
         Fotos
       </Link>
     </>
+  );
+}
+
+/** 'Revisão: Pendente' and, when the point is flagged, its flags as the review screen words them. */
+function Revisao({ id, status, onResize }: { id: string; status: number; onResize: () => void }) {
+  const { api, log } = useBackofficeApi();
+  const sinalizado = (status & STATUS.sinalizado) !== 0;
+  const [flags, setFlags] = useState<{ id: string; textos: string[] } | null>(null);
+
+  useEffect(() => {
+    if (!sinalizado) return;
+    let active = true;
+    api.call(getHistorico, { params: { id } }).then(
+      ({ versoes }) => active && setFlags({ id, textos: (versoes.at(-1)?.flags ?? []).map(flagTexto) }),
+      (error: unknown) => log(SUPERVISOR_FAILURE.registro.log, error),
+    );
+    return () => {
+      active = false;
+    };
+  }, [api, log, id, sinalizado]);
+
+  useEffect(() => {
+    onResize();
+  }, [flags, onResize]);
+
+  const textos = flags !== null && flags.id === id ? flags.textos : [];
+  return (
+    <Box sx={{ mt: 1 }} data-testid="supervisor-popup-revisao">
+      <Typography component="p" variant="body2">
+        <Box component="span" sx={{ fontWeight: 600 }}>
+          Revisão:
+        </Box>{' '}
+        {ESTADO_LABELS[estadoDeStatus(status)]}
+      </Typography>
+      {sinalizado && (
+        <>
+          <Typography component="p" variant="body2" sx={{ fontWeight: 600 }}>
+            Sinalizado
+          </Typography>
+          <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
+            {textos.map((texto) => (
+              <Typography component="li" variant="body2" key={texto}>
+                {texto}
+              </Typography>
+            ))}
+          </Box>
+        </>
+      )}
+    </Box>
   );
 }

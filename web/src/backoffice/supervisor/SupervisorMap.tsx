@@ -7,13 +7,14 @@ import { MapContainer, Polygon, Popup, useMap } from 'react-leaflet';
 import 'leaflet/dist/leaflet.css';
 import { isFluxo, type Fluxo } from '@novus/domain/flows/keys';
 import type { MapaBase } from '@novus/domain/api/mapa-base';
-import type { MapaProjeto } from '@novus/domain/mapa/api';
+import { STATUS, type MapaProjeto } from '@novus/domain/mapa/api';
 import { watchPontos } from '../../api/mapa';
 import { BRAZIL, boundsOf, type Bounds } from '../../map/bounds';
 import { BaseLayers } from './BaseLayers';
 import type { ClusterClient } from './cluster-client';
 import type { PontoRef, PontosStore } from './compact-points';
 import { eventoPassa, type FiltrosEscolhidos } from './filtros';
+import type { Colorir } from './layers';
 import { SUPERVISOR_TEXT } from './messages';
 import { PontoPopup } from './PontoPopup';
 import { PontosController, type DrawStats } from './pontos-controller';
@@ -55,6 +56,10 @@ interface Props {
   mapaBase: MapaBase | null;
   mask: number;
   clusterizar: boolean;
+  /** Points coloured by layer, or by review state (issue 24). */
+  colorir: Colorir;
+  /** Only flagged points are drawn: a live point without flags is not added. */
+  somenteSinalizados: boolean;
   filtros: FiltrosEscolhidos;
   /** A live event changed the points: their counts per layer now. */
   onPontosChanged: (counts: Record<Fluxo, number>) => void;
@@ -80,6 +85,8 @@ export function SupervisorMap({
   mapaBase,
   mask,
   clusterizar,
+  colorir,
+  somenteSinalizados,
   filtros,
   onPontosChanged,
 }: Props) {
@@ -119,7 +126,7 @@ export function SupervisorMap({
   );
   const updatePopup = useCallback(() => popupRef.current?.update(), []);
 
-  useLivePontos(projetoId, store, filtros, controllerRef, onPontosChanged);
+  useLivePontos(projetoId, store, filtros, somenteSinalizados, controllerRef, onPontosChanged);
   useTestHook(store, controllerRef);
 
   const [[south, west], [north, east]] = bounds ?? START_BOUNDS;
@@ -163,6 +170,7 @@ export function SupervisorMap({
           client={client}
           mask={mask}
           clusterizar={clusterizar}
+          colorir={colorir}
           controllerRef={controllerRef}
           onDrawn={onDrawn}
           onSelect={onSelect}
@@ -178,7 +186,12 @@ export function SupervisorMap({
               remove: () => setSelecionado((current) => (current?.key === selecionado.key ? null : current)),
             }}
           >
-            <PontoPopup fluxo={selecionado.ref.fluxo} id={selecionado.id} onResize={updatePopup} />
+            <PontoPopup
+              fluxo={selecionado.ref.fluxo}
+              id={selecionado.id}
+              status={selecionado.store.statusAt(selecionado.ref)}
+              onResize={updatePopup}
+            />
           </Popup>
         )}
       </MapContainer>
@@ -208,6 +221,7 @@ interface PontosLayerProps {
   client: ClusterClient;
   mask: number;
   clusterizar: boolean;
+  colorir: Colorir;
   controllerRef: RefObject<PontosController | null>;
   onDrawn: (stats: DrawStats) => void;
   onSelect: (ref: PontoRef) => void;
@@ -218,6 +232,7 @@ function PontosLayer({
   client,
   mask,
   clusterizar,
+  colorir,
   controllerRef,
   onDrawn,
   onSelect,
@@ -244,8 +259,8 @@ function PontosLayer({
     controllerRef.current?.setStore(store);
   }, [controllerRef, client, store]);
   useEffect(() => {
-    controllerRef.current?.setOptions(mask, clusterizar);
-  }, [controllerRef, mask, clusterizar]);
+    controllerRef.current?.setOptions(mask, clusterizar, colorir);
+  }, [controllerRef, mask, clusterizar, colorir]);
   return null;
 }
 
@@ -257,12 +272,13 @@ function useLivePontos(
   projetoId: string,
   store: PontosStore | null,
   filtros: FiltrosEscolhidos,
+  somenteSinalizados: boolean,
   controllerRef: RefObject<PontosController | null>,
   onPontosChanged: (counts: Record<Fluxo, number>) => void,
 ) {
-  const latest = useRef({ store, filtros, onPontosChanged });
+  const latest = useRef({ store, filtros, somenteSinalizados, onPontosChanged });
   useLayoutEffect(() => {
-    latest.current = { store, filtros, onPontosChanged };
+    latest.current = { store, filtros, somenteSinalizados, onPontosChanged };
   });
   // Listening from the first load on, as when the map appeared only with it.
   const loaded = store !== null;
@@ -271,7 +287,10 @@ function useLivePontos(
     return watchPontos(projetoId, (evento) => {
       const current = latest.current;
       if (current.store === null) return;
-      if (!current.store.has(evento) && !eventoPassa(evento, current.filtros)) return;
+      if (!current.store.has(evento)) {
+        if (!eventoPassa(evento, current.filtros)) return;
+        if (current.somenteSinalizados && (evento.status & STATUS.sinalizado) === 0) return;
+      }
       const { ref } = current.store.upsert(evento);
       controllerRef.current?.pontoChanged(ref);
       current.onPontosChanged(current.store.counts());

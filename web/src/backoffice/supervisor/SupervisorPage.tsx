@@ -1,6 +1,6 @@
 // 'Supervisão de Projetos': one of the user's projects on a map with all its layers, filtered by technician and
 // period, with per-flow statistics, kept live as the devices send records (SPEC.md section 2 'Supervisor').
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Box, LinearProgress, MenuItem, Stack, TextField } from '@mui/material';
 import { getEstatistica, getMapa } from '@novus/domain/api/mapa';
 import { listProjetos } from '@novus/domain/api/projetos';
@@ -12,7 +12,7 @@ import { LOAD_FAILURE } from '../extrator/messages';
 import { ProjetoPageHead } from '../extrator/ProjetoPageHead';
 import { useApiLoad, useScopedChoice } from '../extrator/use-api-load';
 import { ClusterClient } from './cluster-client';
-import { PontosStore } from './compact-points';
+import { PontosStore, soSinalizados } from './compact-points';
 import { mapaFiltros, tecnicoOptions, TODOS_FILTROS, type FiltrosEscolhidos } from './filtros';
 import { LayerPanel } from './LayerPanel';
 import { allVisible, maskOf } from './layers';
@@ -34,6 +34,9 @@ export function SupervisorPage() {
   const [projetoId, setProjetoId] = useState('');
   const [filtros, setFiltros] = useScopedChoice<FiltrosEscolhidos>(projetoId, TODOS_FILTROS);
   const [clusterizar, setClusterizar] = useState(true);
+  // issue 24: off by default, so the layers keep their colours and every point shows
+  const [colorirRevisao, setColorirRevisao] = useState(false);
+  const [somenteSinalizados, setSomenteSinalizados] = useState(false);
   const [visible, setVisible] = useState(allVisible);
   const tileUrl = useStreetTiles();
   const nomeProjeto =
@@ -69,8 +72,18 @@ export function SupervisorPage() {
     SUPERVISOR_FAILURE.estatistica,
   );
 
-  // Counts per layer as live events change them; the loaded store's own counts until then.
-  const store = mapa.value?.store ?? null;
+  // Counts per layer as live events change them; the loaded store's own counts until then. 'Somente sinalizados'
+  // draws a store of the flagged points of the same answer.
+  const loaded = mapa.value ?? null;
+  const store = useMemo(
+    () =>
+      loaded === null
+        ? null
+        : somenteSinalizados
+          ? new PontosStore(soSinalizados(loaded.value.camadas))
+          : loaded.store,
+    [loaded, somenteSinalizados],
+  );
   const [live, setLive] = useState<{ store: PontosStore; counts: Record<Fluxo, number> } | null>(null);
   const counts = live !== null && live.store === store ? live.counts : store?.counts();
   const total = counts === undefined ? 0 : Object.values(counts).reduce((sum, count) => sum + count, 0);
@@ -169,6 +182,8 @@ export function SupervisorPage() {
                 mapaBase={mapaBase}
                 mask={mask}
                 clusterizar={clusterizar}
+                colorir={colorirRevisao ? 'revisao' : 'fluxo'}
+                somenteSinalizados={somenteSinalizados}
                 filtros={filtros}
                 onPontosChanged={onPontosChanged}
               />
@@ -176,6 +191,10 @@ export function SupervisorPage() {
             <LayerPanel
               clusterizar={clusterizar}
               onClusterizar={setClusterizar}
+              colorirRevisao={colorirRevisao}
+              onColorirRevisao={setColorirRevisao}
+              somenteSinalizados={somenteSinalizados}
+              onSomenteSinalizados={setSomenteSinalizados}
               visible={visible}
               onVisible={(fluxo, checked) => setVisible((current) => ({ ...current, [fluxo]: checked }))}
               counts={counts ?? SEM_PONTOS}

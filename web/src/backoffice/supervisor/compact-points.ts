@@ -2,6 +2,7 @@
 // the canvas draws from them, popups read ids from them, and live events add or move points in them.
 import { FLUXOS, type Fluxo } from '@novus/domain/flows/keys';
 import {
+  STATUS,
   STATUS_DIGITS,
   uuidFromCompact,
   type CamadaCompacta,
@@ -64,6 +65,26 @@ export function decodeCamada(camada: CamadaCompacta): Camada {
     status[i] = bits;
   }
   return { fluxo: camada.fluxo, count, ids: camada.ids, coords, status };
+}
+
+/**
+ * The layers with only their flagged points (STATUS.sinalizado), still in the compact form: 'Somente sinalizados'
+ * builds its store from them, one pass over the strings, with no request.
+ */
+export function soSinalizados(camadas: readonly CamadaCompacta[]): CamadaCompacta[] {
+  return camadas.map((camada) => {
+    let ids = '';
+    let status = '';
+    const coords: number[] = [];
+    for (let i = 0; i < camada.status.length; i += 1) {
+      const bits = STATUS_OF_CODE[camada.status.charCodeAt(i)] ?? -1;
+      if (bits < 0 || (bits & STATUS.sinalizado) === 0) continue;
+      ids += camada.ids.slice(i * ID_LENGTH, (i + 1) * ID_LENGTH);
+      status += camada.status[i] ?? '';
+      coords.push(camada.coords[2 * i] ?? 0, camada.coords[2 * i + 1] ?? 0);
+    }
+    return { fluxo: camada.fluxo, ids, coords, status };
+  });
 }
 
 /** The 22-character base64url form of a uuid, the inverse of domain's uuidFromCompact. */

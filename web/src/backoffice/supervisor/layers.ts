@@ -4,6 +4,7 @@ import type { FlowDefinition } from '@novus/domain/flows/flow';
 import { FLUXOS, type Fluxo } from '@novus/domain/flows/keys';
 import { FLOW_BY_KEY, FLOWS } from '@novus/domain/flows/registry';
 import { STATUS } from '@novus/domain/mapa/api';
+import type { EstadoRevisao } from '@novus/domain/revisao';
 
 const byOrder = (order: (flow: FlowDefinition) => number): readonly Fluxo[] =>
   [...FLOWS].sort((a, b) => order(a) - order(b)).map((flow) => flow.key);
@@ -67,6 +68,45 @@ export function paintRank(fluxo: Fluxo, hollow: boolean): number {
 export function paintOfRank(rank: number): { fluxo: Fluxo; hollow: boolean } {
   const hollow = rank < PAINT_ORDER.length;
   return { fluxo: PAINT_ORDER[rank % PAINT_ORDER.length] ?? 'hc', hollow };
+}
+
+/** How the points are coloured: by their layer (as always), or by their review state (issue 24). */
+export type Colorir = 'fluxo' | 'revisao';
+
+/** A review state's colour on the map: pendente grey, aprovado green, reprovado red. */
+export const REVISAO_CORES: Record<EstadoRevisao, string> = {
+  pendente: '#757575',
+  aprovado: '#2e7d32',
+  reprovado: '#c62828',
+};
+export type EstadoPonto = EstadoRevisao;
+/** Painted in this order: a rejected point on top, where the eye should go. */
+const REVISAO_ORDEM: readonly EstadoPonto[] = ['pendente', 'aprovado', 'reprovado'];
+
+/** The review state of a point's STATUS bits. */
+export function estadoDeStatus(status: number): EstadoPonto {
+  if ((status & STATUS.reprovado) !== 0) return 'reprovado';
+  if ((status & STATUS.aprovado) !== 0) return 'aprovado';
+  return 'pendente';
+}
+
+/** Every rank of either colouring: the layers' PAINT_RANKS, then the review states' (hollow, then filled). */
+export const ALL_RANKS = PAINT_RANKS + REVISAO_ORDEM.length * 2;
+
+/** A point's rank when coloured by review: after every layer rank, hollow before filled, reprovado last. */
+export function revisaoRank(hollow: boolean, status: number): number {
+  return PAINT_RANKS + (hollow ? 0 : REVISAO_ORDEM.length) + REVISAO_ORDEM.indexOf(estadoDeStatus(status));
+}
+
+/** The colour and fill of any rank (the layers' or the review states'). */
+export function colorOfRank(rank: number): { color: string; hollow: boolean } {
+  if (rank < PAINT_RANKS) {
+    const { fluxo, hollow } = paintOfRank(rank);
+    return { color: FLOW_BY_KEY[fluxo].map.color, hollow };
+  }
+  const review = rank - PAINT_RANKS;
+  const estado = REVISAO_ORDEM[review % REVISAO_ORDEM.length] ?? 'pendente';
+  return { color: REVISAO_CORES[estado], hollow: review < REVISAO_ORDEM.length };
 }
 
 /** Black or white, whichever reads better on `hex` (WCAG contrast), for a cluster's count. */

@@ -2,7 +2,7 @@
 // a pane of its own above the zones, repainted after each move. No DOM node or Leaflet layer per point.
 import { DomUtil, type Map as LeafletMap } from 'leaflet';
 import { FLOW_BY_KEY } from '@novus/domain/flows/registry';
-import { fluxoOfLayer, PAINT_RANKS, paintOfRank, textColorOn } from './layers';
+import { ALL_RANKS, colorOfRank, fluxoOfLayer, textColorOn } from './layers';
 import { clusterLabel, paintPlan, POINT_RADIUS, type ViewFrame } from './view-frame';
 
 const PANE = 'supervisor-pontos';
@@ -120,11 +120,10 @@ function makeSprite(
   return { image, half: size / 2 };
 }
 
-/** The sprite of each paint rank, and of the conflict ring. */
+/** The sprite of each paint rank (the layers' and the review states'), and of the conflict ring. */
 function makeSprites(ratio: number): { ranks: Sprite[]; conflito: Sprite } {
-  const ranks = Array.from({ length: PAINT_RANKS }, (_, rank) => {
-    const { fluxo, hollow } = paintOfRank(rank);
-    const { color } = FLOW_BY_KEY[fluxo].map;
+  const ranks = Array.from({ length: ALL_RANKS }, (_, rank) => {
+    const { color, hollow } = colorOfRank(rank);
     // hollow: the ring only (stroke), in the layer's colour; filled: the colour with a white edge
     return hollow
       ? makeSprite(ratio, POINT_RADIUS - 0.5, 2.5, color, null)
@@ -144,7 +143,7 @@ function paintPoints(
   ratio: number,
   origin: { x: number; y: number; width: number; height: number },
 ) {
-  const plan = paintPlan(frame, origin.x, origin.y, origin.width, origin.height, PAINT_RANKS);
+  const plan = paintPlan(frame, origin.x, origin.y, origin.width, origin.height, ALL_RANKS);
   context.setTransform(1, 0, 0, 1, 0, 0);
   const stamp = (positions: Int32Array, sprite: Sprite) => {
     for (let i = 0; i < positions.length; i += 2) {

@@ -4,7 +4,7 @@ import type { LeafletMouseEvent, Map as LeafletMap } from 'leaflet';
 import type { ClusterClient } from './cluster-client';
 import type { PontoRef, PontosStore } from './compact-points';
 import type { Fluxo } from '@novus/domain/flows/keys';
-import { ALL_LAYERS_MASK, fluxoOfLayer } from './layers';
+import { ALL_LAYERS_MASK, type Colorir, fluxoOfLayer } from './layers';
 import { PontosCanvas } from './pontos-canvas';
 import { drawnAt, drawnPoints, frameOf, hitTest, type ViewFrame } from './view-frame';
 
@@ -28,6 +28,7 @@ export class PontosController {
   private store: PontosStore | null = null;
   private mask = ALL_LAYERS_MASK;
   private clusterizar = true;
+  private colorir: Colorir = 'fluxo';
   /** Only the answer to the newest query is painted. */
   private latest = 0;
   private frame: ViewFrame | null = null;
@@ -56,10 +57,11 @@ export class PontosController {
     this.redraw();
   }
 
-  setOptions(mask: number, clusterizar: boolean): void {
-    if (mask === this.mask && clusterizar === this.clusterizar) return;
+  setOptions(mask: number, clusterizar: boolean, colorir: Colorir = 'fluxo'): void {
+    if (mask === this.mask && clusterizar === this.clusterizar && colorir === this.colorir) return;
     this.mask = mask;
     this.clusterizar = clusterizar;
+    this.colorir = colorir;
     this.redraw();
   }
 
@@ -145,7 +147,7 @@ export class PontosController {
           // a newer query, another project or filter, or a zoom under way (its moveend queries again)
           if (request !== this.latest || store !== this.store || this.destroyed) return;
           if (this.map.getZoom() !== zoom) return;
-          const frame = frameOf(result, store, zoom);
+          const frame = frameOf(result, store, zoom, this.colorir);
           const origin = this.map.getPixelBounds().min;
           if (origin === undefined) return;
           this.canvas.paint(frame, origin.x, origin.y);

@@ -4,7 +4,7 @@ import { FLUXOS, type Fluxo } from '@novus/domain/flows/keys';
 import { STATUS } from '@novus/domain/mapa/api';
 import type { QueryResult } from './cluster-engine';
 import { COORD_SCALE, type PontoRef, type PontosStore } from './compact-points';
-import { paintRank, pointPaint } from './layers';
+import { type Colorir, paintRank, pointPaint, revisaoRank } from './layers';
 
 /** Radius of a single point, in CSS pixels. */
 export const POINT_RADIUS = 6;
@@ -67,8 +67,19 @@ export interface ViewFrame {
   clusterR: Float64Array;
 }
 
-/** Places a worker's answer at `zoom`. Points the store does not know (a stale answer) are left out. */
-export function frameOf(result: QueryResult, store: PontosStore, zoom: number): ViewFrame {
+/** Every value of a point's STATUS bits (STATUS_DIGITS). */
+const STATUS_VALUES = 64;
+
+/**
+ * Places a worker's answer at `zoom`. Points the store does not know (a stale answer) are left out. `colorir`
+ * 'revisao' ranks (and so paints) each point by its review state instead of its layer.
+ */
+export function frameOf(
+  result: QueryResult,
+  store: PontosStore,
+  zoom: number,
+  colorir: Colorir = 'fluxo',
+): ViewFrame {
   const points = result.pointIndex.length;
   const pointFluxo: Fluxo[] = new Array(points);
   const pointX = new Float64Array(points);
@@ -78,7 +89,10 @@ export function frameOf(result: QueryResult, store: PontosStore, zoom: number): 
   // per layer, once: its points and how each STATUS value paints (no object per point: 100,000 of them)
   const camadas = FLUXOS.map((fluxo) => store.camadas[fluxo]);
   const ranks = FLUXOS.map((fluxo) =>
-    Array.from({ length: 8 }, (_, status) => paintRank(fluxo, pointPaint(fluxo, status).hollow)),
+    Array.from({ length: STATUS_VALUES }, (_, status) => {
+      const { hollow } = pointPaint(fluxo, status);
+      return colorir === 'revisao' ? revisaoRank(hollow, status) : paintRank(fluxo, hollow);
+    }),
   );
   const scale = TILE_SIZE * 2 ** zoom;
   for (let k = 0; k < points; k += 1) {
@@ -95,7 +109,7 @@ export function frameOf(result: QueryResult, store: PontosStore, zoom: number): 
     pointFluxo[k] = camada.fluxo;
     pointX[k] = scale * mercatorX((camada.coords[2 * index + 1] ?? 0) / COORD_SCALE);
     pointY[k] = scale * mercatorY((camada.coords[2 * index] ?? 0) / COORD_SCALE);
-    pointRank[k] = ranks[layer]?.[status & 7] ?? 0;
+    pointRank[k] = ranks[layer]?.[status] ?? 0;
     pointConflito[k] = (status & STATUS.conflito) !== 0 ? 1 : 0;
   }
   const clusters = result.clusterId.length;
