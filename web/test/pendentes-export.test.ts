@@ -84,6 +84,28 @@ describe('the pendentes file', () => {
     }
   });
 
+  it('carries a correction as its next revision, with the server photos it keeps as bytes', () => {
+    const mantida = jpeg('servidor-1');
+    const corrigida = coleta({
+      fotos: [jpeg('nova-0'), null, null],
+      fotosServidor: [
+        { slot: 0, hash: 'a'.repeat(64), url: '/api/fotos/x/0', blob: jpeg('substituida') },
+        { slot: 1, hash: 'b'.repeat(64), url: '/api/fotos/x/1', blob: mantida },
+      ],
+      versao: 2,
+      correcao: { versao: 1, comentario: 'Número errado.', campos: {}, revisor: 'Ana', em: NOW },
+      dados: { numero: '54' },
+    });
+    const { manifest, fotos } = pendentesFile(
+      [{ flow: unidadeFlow, records: [corrigida] }],
+      { nome: 'X' },
+      NOW,
+    );
+    expect(manifest.registros[0]?.campos.versao).toBe('2');
+    expect(manifest.registros[0]?.fotos.map((foto) => foto.slot)).toEqual([0, 1]);
+    expect(fotos.get(`fotos/${corrigida.id}/1.jpg`)).toBe(mantida);
+  });
+
   it('is empty when nothing is pending', () => {
     expect(
       pendentesFile([{ flow: unidadeFlow, records: [unidadeEnviada] }], { nome: 'X' }, NOW).manifest

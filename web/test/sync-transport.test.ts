@@ -208,6 +208,48 @@ describe('HttpSyncTransport', () => {
     ).rejects.toMatchObject({ status: 404, message: 'Projeto não encontrado.' });
   });
 
+  it('downloads the technician’s corrections, and an older server’s 404 stays a 404 for the sync to ignore', async () => {
+    const correcao = {
+      fluxo: 'hc',
+      registro: { _id: ID, projeto: ID, numero: '45' },
+      fotos: [{ slot: 0, hash: 'a'.repeat(64), url: `/api/fotos/${ID}/0` }],
+      revisao: {
+        versao: 1,
+        comentario: 'Número errado.',
+        campos: { numero: 'É 54.' },
+        revisor: 'Ana',
+        em: 1,
+      },
+    };
+    const { calls, fetchFn } = fakeFetch(() => json([correcao]));
+    expect(await new HttpSyncTransport(fetchFn).getCorrecoes()).toEqual([correcao]);
+    expect(calls[0]?.url).toBe('/api/correcoes');
+    const older = fakeFetch(() => json({ message: 'Not Found' }, 404));
+    await expect(new HttpSyncTransport(older.fetchFn).getCorrecoes()).rejects.toMatchObject({ status: 404 });
+    const portal = fakeFetch(
+      () => new Response('<html></html>', { headers: { 'Content-Type': 'text/html' } }),
+    );
+    await expect(new HttpSyncTransport(portal.fetchFn).getCorrecoes()).rejects.toMatchObject({ status: 0 });
+  });
+
+  it('fetches a correction’s photo from the server’s photo URLs only, and only an image', async () => {
+    const jpeg = new Uint8Array([0xff, 0xd8, 0xff]);
+    const { calls, fetchFn } = fakeFetch(
+      () => new Response(jpeg, { headers: { 'Content-Type': 'image/jpeg' } }),
+    );
+    const transport = new HttpSyncTransport(fetchFn);
+    const blob = await transport.getFoto(`/api/fotos/${ID}/0`);
+    expect(new Uint8Array(await blob.arrayBuffer())).toEqual(jpeg);
+    await expect(transport.getFoto('https://elsewhere.example/x.jpg')).rejects.toBeInstanceOf(TransportError);
+    expect(calls).toHaveLength(1);
+    const portal = fakeFetch(
+      () => new Response('<html></html>', { headers: { 'Content-Type': 'text/html' } }),
+    );
+    await expect(new HttpSyncTransport(portal.fetchFn).getFoto(`/api/fotos/${ID}/0`)).rejects.toBeInstanceOf(
+      TransportError,
+    );
+  });
+
   it('logs as SPEC.md section 7 says', async () => {
     const { calls, fetchFn } = fakeFetch(() => new Response(null, { status: 204 }));
     await new HttpSyncTransport(fetchFn).log('SINCRONIZACAO UNIDADES', { tecnico: 'Ana' });

@@ -50,8 +50,7 @@ export function pendentesFile(
       registros.push({
         fluxo: flow.key,
         campos: uploadFields(record),
-        fotos: record.fotos.flatMap((blob, slot) => {
-          if (blob === null) return [];
+        fotos: photosOf(record).flatMap(({ slot, blob }) => {
           const arquivo = pendenteFotoPath(record.id, slot, blob.type);
           fotos.set(arquivo, blob);
           return [{ slot, arquivo }];
@@ -63,6 +62,18 @@ export function pendentesFile(
     manifest: { formato: PENDENTES_FORMATO, versao: 1, exportadoEm: now, tecnico, registros },
     fotos,
   };
+}
+
+/**
+ * A record's photos by slot: those taken on the device, and a correction's server photos it keeps (issue 24), whose
+ * bytes the sync fetched. The file carries bytes, not hashes: it may reach a server by another path.
+ */
+function photosOf(record: LocalColeta): { slot: number; blob: Blob }[] {
+  const taken = record.fotos.flatMap((blob, slot) => (blob ? [{ slot, blob }] : []));
+  const kept = (record.fotosServidor ?? []).flatMap(({ slot, blob }) =>
+    blob && !record.fotos[slot] ? [{ slot, blob }] : [],
+  );
+  return [...taken, ...kept].sort((a, b) => a.slot - b.slot);
 }
 
 /** The zip: pendentes.json, then the photos stored as they are (JPEGs do not compress). */
