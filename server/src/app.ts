@@ -40,6 +40,7 @@ import { mapaRoutes } from './modules/mapa/routes.ts';
 import { mapaBaseRoutes } from './modules/mapa-base/routes.ts';
 import { PontosLive } from './live/pontos.ts';
 import { registroRoutes } from './modules/registros/routes.ts';
+import { revisaoRoutes } from './modules/revisao/routes.ts';
 import { importPendentesRoutes } from './modules/registros/import-pendentes.ts';
 import { PhotoSweeper } from './modules/registros/upload.ts';
 import { usuarioRoutes } from './modules/usuarios/routes.ts';
@@ -183,6 +184,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.addHook('onClose', async () => sweeper.close());
   await app.register(registroRoutes, { db, access, blobs: options.blobs, live, callers, sweeper });
+  await app.register(revisaoRoutes, { db, access });
   await app.register(importPendentesRoutes, { db, access, blobs: options.blobs, sweeper });
   await app.register(mapaRoutes, { db, access, live });
   await app.register(mapaBaseRoutes, {

@@ -134,6 +134,10 @@ const registroReaders = (status = 200): Record<Side, Row> => ({
   A: [401, status, 403, status, 403, status, 403, 403],
   B: [401, 403, 403, 403, status, status, 403, 403],
 });
+/** The review (issue 24): whoever reads the project in the back office (A is an Interpres project). */
+const revisaoReaders: Record<Side, Row> = { A: [401, 403, 403, 200, 403, 200, 200, 200], B: SUPERVISOR_B };
+/** Its decisions: the same but the externo, who only reads. */
+const revisores: Record<Side, Row> = { A: [401, 403, 403, 200, 403, 200, 200, 403], B: SUPERVISOR_B };
 /** The supervisor map: a technician of any zone of the project sees the points of their zones. */
 const mapaReaders: Record<Side, Row> = { A: [401, 200, 200, 200, 403, 200, 403, 403], B: SUPERVISOR_B };
 
@@ -456,7 +460,45 @@ const TABLE: Record<string, Entry> = {
   },
   'GET /api/fotos/:registro/:slot': {
     call: (o) => ({ method: 'GET', url: `/api/fotos/${o.registro}/0` }),
-    expect: registroReaders(),
+    // The review (issue 24) shows photos to the interpretador and externo of Interpres projects (A's).
+    expect: { ...registroReaders(), A: [401, 200, 403, 200, 403, 200, 200, 200] },
+  },
+  // The review (issue 24): the back office that reads the project; decisions not by the externo.
+  'GET /api/revisao': {
+    call: (o) => ({ method: 'GET', url: `/api/revisao?projeto=${o.projeto}` }),
+    expect: revisaoReaders,
+  },
+  'GET /api/revisao/:id/historico': {
+    call: (o) => ({ method: 'GET', url: `/api/revisao/${o.registro}/historico` }),
+    expect: revisaoReaders,
+  },
+  'POST /api/revisao/:id': {
+    call: (o) => ({
+      method: 'POST',
+      url: `/api/revisao/${o.registro}`,
+      json: { estado: 'aprovado', versao: 1 },
+    }),
+    expect: revisores,
+  },
+  'POST /api/revisao/aprovar': {
+    call: (o) => ({ method: 'POST', url: '/api/revisao/aprovar', json: { projeto: o.projeto } }),
+    expect: revisores,
+  },
+  'GET /api/projeto/:id/qualidade': {
+    call: (o) => ({ method: 'GET', url: `/api/projeto/${o.projeto}/qualidade` }),
+    expect: revisaoReaders,
+  },
+  'PUT /api/projeto/:id/qualidade': {
+    call: (o) => ({
+      method: 'PUT',
+      url: `/api/projeto/${o.projeto}/qualidade`,
+      json: { precisaoMaxima: 15, distanciaDuplicata: 2 },
+    }),
+    expect: both([401, 403, 403, 403, 403, 200, 403, 403]),
+  },
+  'GET /api/correcoes': {
+    call: () => ({ method: 'GET', url: '/api/correcoes' }),
+    expect: both([401, 200, 200, 403, 403, 403, 403, 403]),
   },
   // 'Exportar pendentes' read back: a file that is no zip gets the administrador a 400, anyone else is refused.
   'POST /api/pendentes/importar': {

@@ -230,7 +230,17 @@ export const getFoto = endpoint({
   path: '/api/fotos/:registro/:slot',
   tag: 'registros',
   summary: 'A foto de um registro.',
-  allow: readers,
+  description:
+    '`v`: a versão do registro (uma correção pode trocar a foto de uma posição); sem ela, a atual.',
+  // The review (issue 24) shows photos to the interpretador and the externo of Interpres projects.
+  allow: [...readers, 'interpretador', 'externo'],
   params: z.object({ registro: uuidParam('Identificador do registro'), slot: z.string() }),
+  query: z.object({
+    v: z.coerce
+      .number({ error: 'Versão inválida.' })
+      .int('Versão inválida.')
+      .min(1, 'Versão inválida.')
+      .optional(),
+  }),
   ok: { status: 200, description: 'A imagem JPEG.', produces: 'image/jpeg' },
 });

@@ -145,7 +145,11 @@ export const aprovarLote = endpoint({
   description: '`esperado`: quantos a confirmação anunciou; 409 se o filtro mostra outro número agora.',
   allow: reviewers,
   body: filtroRevisaoSchema.and(z.object({ esperado: z.number().int().min(0).optional() })),
-  ok: { status: 200, description: 'Quantos foram aprovados.', answer: z.object({ aprovados: z.number().int() }) },
+  ok: {
+    status: 200,
+    description: 'Quantos foram aprovados.',
+    answer: z.object({ aprovados: z.number().int() }),
+  },
   errors: [409],
 });
 
@@ -187,7 +191,7 @@ export const getHistorico = endpoint({
 const metros = (label: string) =>
   z.coerce
     .number({ error: `${label} inválida.` })
-    .positive(`${label} deve ser maior que zero.`)
+    .min(0.1, `${label} deve ser de pelo menos 0,1 m.`)
     .max(10000, `${label} deve ser no máximo 10000 m.`);
 
 export const limitesSchema = z.object({

@@ -208,7 +208,11 @@ export const uploadEnvelopeSchema = z.object({
    */
   versao: z.preprocess(
     emptyToUndefined,
-    z.coerce.number({ error: 'Versão inválida.' }).int('Versão inválida.').min(1, 'Versão inválida.').optional(),
+    z.coerce
+      .number({ error: 'Versão inválida.' })
+      .int('Versão inválida.')
+      .min(1, 'Versão inválida.')
+      .optional(),
   ),
 });
 export type UploadEnvelope = z.infer<typeof uploadEnvelopeSchema>;

@@ -133,11 +133,18 @@ export const policies = {
   /** Records and their photos: the client's supervisor, or a technician of the record's zone or its author. */
   readRegistro(
     actor: Actor,
-    registro: { cliente: string; zona: string | null; tecnico: string | null },
+    registro: {
+      cliente: string;
+      zona: string | null;
+      tecnico: string | null;
+      disponivel_interpres?: boolean;
+    },
   ): boolean {
     return (
       has(actor, 'administrador') ||
       (has(actor, 'supervisor') && actor.cliente === registro.cliente) ||
+      // The review (issue 24): the interpretador and the externo read the records of Interpres projects.
+      ((has(actor, 'interpretador') || has(actor, 'externo')) && registro.disponivel_interpres === true) ||
       (has(actor, 'tecnico') &&
         ((registro.zona !== null && actor.zonas.includes(registro.zona)) || registro.tecnico === actor.id))
     );

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { ImageCheck } from './image-check.ts';
+import type { PhotoExif } from './photo-exif.ts';
 
 export { NotAnImageError } from './image-check.ts';
 
@@ -15,6 +16,8 @@ export interface StoredBlob {
   hash: string;
   size: number;
   mediaType: string;
+  /** What the photo's EXIF says of when and where it was taken (a JPEG that keeps it). */
+  exif?: PhotoExif;
 }
 
 export interface BlobStore {
@@ -223,7 +226,7 @@ export async function receiveImage(stream: Readable, tmp: string): Promise<Store
     update: (chunk) => check.update(chunk),
     finish: () => check.result(),
   });
-  return { hash, size, mediaType: checked.mediaType };
+  return { hash, size, mediaType: checked.mediaType, ...(checked.exif ? { exif: checked.exif } : {}) };
 }
 
 /**

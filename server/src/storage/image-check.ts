@@ -3,6 +3,7 @@
 // camera takes. Read on the way through the stream, without holding the photo: the first bytes, the last ones,
 // and where the last JPEG end-of-image marker was.
 import { imageSize } from 'image-size';
+import { type PhotoExif, readPhotoExif } from './photo-exif.ts';
 
 /** More pixels than any phone camera's default (a 50 MP sensor is 8160×6120): a decompression bomb, not a photo. */
 export const MAX_PHOTO_PIXELS = 64_000_000;
@@ -23,6 +24,8 @@ export interface CheckedImage {
   mediaType: string;
   width: number;
   height: number;
+  /** A JPEG's EXIF time and position, when it keeps them (issue 24's photo-evidence flags). */
+  exif?: PhotoExif;
 }
 
 /** Image formats a phone camera produces, told apart by their first bytes (never by name or declared type). */
@@ -114,7 +117,8 @@ export class ImageCheck {
         `A foto tem ${width}×${height} pixels: o máximo é ${MAX_PHOTO_PIXELS / 1_000_000} megapixels.`,
       );
     }
-    return { mediaType, width, height };
+    const exif = mediaType === 'image/jpeg' ? readPhotoExif(head) : undefined;
+    return { mediaType, width, height, ...(exif ? { exif } : {}) };
   }
 
   /** Whether the format's end is there. HEIC is taken as it comes (its boxes are not walked). */

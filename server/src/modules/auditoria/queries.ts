@@ -5,7 +5,14 @@ import type { Queryable } from '../../db/database.ts';
 import { fromLocalDay, untilLocalDay, userName } from '../../db/fragments.ts';
 
 export type AuditEntidade =
-  'cliente' | 'projeto' | 'usuario' | 'zonas' | `pontos:${PreloadedFluxo}` | 'pendentes';
+  | 'cliente'
+  | 'projeto'
+  | 'usuario'
+  | 'zonas'
+  | `pontos:${PreloadedFluxo}`
+  | 'pendentes'
+  /** A reviewer's decision on a record, or a bulk approval (entidadeId: the project). */
+  | 'revisao';
 export type AuditAcao = 'criar' | 'alterar' | 'excluir' | 'importar';
 /** The values of an object as a reader of the log sees them: names rather than ids where that helps. */
 export type Valores = Record<string, unknown>;

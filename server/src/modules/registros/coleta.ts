@@ -2,6 +2,8 @@
 // record, a preloaded point becoming collected, a replay, or a competing collection kept beside the point.
 import type { FlowDefinition } from '@novus/domain/flows/flow';
 import type { Database, Queryable } from '../../db/database.ts';
+import { conflict } from '../../errors.ts';
+import type { Qualidade } from '../revisao/flags.ts';
 import {
   collectPonto,
   insertFotos,
@@ -13,6 +15,7 @@ import {
   type NewRegistro,
   nextSequencial,
   type RegistroRow,
+  reviseRegistro,
   type StoredRegistro,
 } from './queries.ts';
 
@@ -31,6 +34,10 @@ export interface ColetaUpload {
   /** The names of the fields the request carried: only those replace a preloaded point's values. */
   named: ReadonlySet<string>;
   fotos: NewFoto[];
+  /** The revision sent (issue 24): 1 as first collected, the rejected one + 1 for a correction. */
+  versao: number;
+  /** What the quality flags need; null when they are not computed (SINALIZACOES=0). */
+  qualidade: Qualidade | null;
 }
 
 export type ColetaOutcome =
@@ -42,6 +49,8 @@ export type ColetaOutcome =
   | { kind: 'replay'; id: string }
   /** The point was already collected by another collection: this one is kept beside it, flagging a conflict. */
   | { kind: 'competing'; id: string }
+  /** A correction (issue 24): the record's next revision, stored; the one before kept in its history. */
+  | { kind: 'revised'; id: string }
   /** The id belongs to another flow, project or technician. */
   | { kind: 'clash' };
 
@@ -55,7 +64,7 @@ export async function saveColeta(
 ): Promise<ColetaOutcome> {
   // The usual upload, a record the server does not have: one statement writes it with its photos and answers the
   // row. Numbered flows take turns (below), and a stored id is decided in the transaction.
-  if (!flow.numbered) {
+  if (!flow.numbered && upload.versao === 1) {
     const row = await insertRegistroComFotos(
       db,
       registroOf(flow, upload, { id: upload.id, dados: upload.dados }),
@@ -84,6 +93,7 @@ export async function saveColeta(
       return { kind: 'clash' };
     }
     const replay = { kind: 'replay', id: stored.id } as const;
+    if (upload.versao > 1 || stored.versao > 1) return revise(tx, stored, upload);
     if (flow.lifecycle === 'coleta') return stored.tecnico === upload.tecnico ? replay : { kind: 'clash' };
     if (!stored.coletado) {
       await collect(tx, stored, upload);
@@ -127,6 +137,7 @@ function registroOf(flow: FlowDefinition, upload: ColetaUpload, row: NewRow): Ne
     coleta: upload.coletaId,
     ...(row.conflitoDe ? { conflitoDe: row.conflitoDe } : {}),
     dados: row.dados,
+    qualidade: upload.qualidade,
   };
 }
 
@@ -153,14 +164,47 @@ async function collect(tx: Queryable, stored: StoredRegistro, upload: ColetaUplo
     stored.lng !== null &&
     (Math.abs(stored.lat - upload.lat) > SAME_POSITION || Math.abs(stored.lng - upload.lng) > SAME_POSITION);
   if (moved) sent.coordenadasOriginais = [stored.lat, stored.lng];
-  await collectPonto(tx, stored.id, {
+  await collectPonto(
+    tx,
+    stored.id,
+    {
+      tecnico: upload.tecnico,
+      lat: upload.lat,
+      lng: upload.lng,
+      dataHora: upload.dataHora,
+      coleta: upload.coletaId,
+      dados: sent,
+      defaults,
+    },
+    upload.qualidade,
+  );
+  await insertFotos(tx, stored.id, upload.fotos);
+}
+
+export const VERSAO_FORA_DE_ORDEM =
+  'Esta correção não segue a última versão do registro no servidor: sincronize de novo para receber a versão atual.';
+
+/**
+ * An upload of a record whose revisions have begun (issue 24): a revision already stored is a replay (its answer
+ * lost), the next one is stored as a new revision by the record's own technician, anything else is refused.
+ */
+async function revise(tx: Queryable, stored: StoredRegistro, upload: ColetaUpload): Promise<ColetaOutcome> {
+  if (stored.tecnico !== upload.tecnico) return { kind: 'clash' };
+  if (upload.versao <= stored.versao) return { kind: 'replay', id: stored.id };
+  if (upload.versao !== stored.versao + 1) throw conflict(VERSAO_FORA_DE_ORDEM);
+  // The fields sent replace the stored ones; a point keeps what the correction did not name (its originals).
+  const dados = Object.fromEntries(Object.entries(upload.dados).filter(([campo]) => upload.named.has(campo)));
+  await reviseRegistro(tx, {
+    id: stored.id,
+    versao: upload.versao,
     tecnico: upload.tecnico,
     lat: upload.lat,
     lng: upload.lng,
     dataHora: upload.dataHora,
     coleta: upload.coletaId,
-    dados: sent,
-    defaults,
+    dados,
+    fotos: upload.fotos,
+    qualidade: upload.qualidade,
   });
-  await insertFotos(tx, stored.id, upload.fotos);
+  return { kind: 'revised', id: stored.id };
 }

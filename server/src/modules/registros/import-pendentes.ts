@@ -21,6 +21,7 @@ import { AppError, badRequest, parseInput, tooLarge } from '../../errors.ts';
 import { type BlobStore, NotAnImageError } from '../../storage/blob-store.ts';
 import { recordAuditoria } from '../auditoria/queries.ts';
 import { findUserByLogin } from '../usuarios/queries.ts';
+import { qualidadeDe, sinalizacoesLigadas } from '../revisao/flags.ts';
 import { saveColeta } from './coleta.ts';
 import { getProjetoZonas, type NewFoto } from './queries.ts';
 import { FOTO_GRANDE_DEMAIS, MAX_PHOTO_BYTES, type PhotoSweeper } from './upload.ts';
@@ -75,6 +76,7 @@ export async function importPendentesRoutes(
   app: FastifyInstance,
   { db, access, blobs, sweeper }: { db: Database; access: Access; blobs: BlobStore; sweeper: PhotoSweeper },
 ) {
+  const sinalizacoes = sinalizacoesLigadas();
   /** One record as an upload of the sync: refused records are reported, never stop the others. */
   async function importOne(
     zip: Uint8Array,
@@ -105,7 +107,13 @@ export async function importPendentesRoutes(
         throw error;
       });
       stored(blob.hash);
-      fotos.push({ slot, hash: blob.hash, size: blob.size, mediaType: blob.mediaType });
+      fotos.push({
+        slot,
+        hash: blob.hash,
+        size: blob.size,
+        mediaType: blob.mediaType,
+        ...(blob.exif ? { exif: blob.exif } : {}),
+      });
     }
     const outcome = await saveColeta(db, flow, {
       id: envelope.id,
@@ -118,9 +126,14 @@ export async function importPendentesRoutes(
       dados,
       named: new Set(Object.keys(campos)),
       fotos,
+      versao: envelope.versao ?? 1,
+      // The file says who collected, not in which zones: no zone flag on an import.
+      qualidade: sinalizacoes ? qualidadeDe(envelope.precisao, fotos, null) : null,
     });
     if (outcome.kind === 'clash') throw badRequest(IMPORT_TEXTS.clash);
-    return { kind: outcome.kind, fotos: outcome.kind === 'replay' ? 0 : fotos.length };
+    // A correction read back from a file changed its record, as a collection does.
+    const kind = outcome.kind === 'revised' ? 'collected' : outcome.kind;
+    return { kind, fotos: outcome.kind === 'replay' ? 0 : fotos.length };
   }
 
   route(app, access, importarPendentes, async ({ request }) => {

@@ -1,7 +1,10 @@
 // SQL for the records of every flow (collected or preloaded), their competing collections and their photo rows.
 import type { Fluxo } from '@novus/domain/flows/keys';
+import type { Flag } from '@novus/domain/revisao';
 import type { Queryable } from '../../db/database.ts';
 import { fromLocalDay, untilLocalDay, userName } from '../../db/fragments.ts';
+import { type FlagsOf, flagsSql, type Qualidade, qualidadeParams } from '../revisao/flags.ts';
+import type { PhotoExif } from '../../storage/photo-exif.ts';
 
 export interface NewRegistro {
   id: string;
@@ -16,6 +19,8 @@ export interface NewRegistro {
   /** Set when this row is a competing collection of that point rather than a record of its own. */
   conflitoDe?: string;
   dados: Record<string, unknown>;
+  /** What the quality flags need (issue 24); null: no flags computed (SINALIZACOES=0). */
+  qualidade: Qualidade | null;
 }
 
 export interface NewFoto {
@@ -23,6 +28,8 @@ export interface NewFoto {
   hash: string;
   size: number;
   mediaType: string;
+  /** The photo's EXIF time and position, read when its bytes came with this upload. */
+  exif?: PhotoExif;
 }
 
 export interface RegistroRow {
@@ -45,13 +52,19 @@ export interface RegistroRow {
   conflito_de: string | null;
   dados: Record<string, unknown>;
   fotos: number[];
+  /** Issue 24: the revision, the review state and the automatic flags. */
+  versao: number;
+  revisao: 'pendente' | 'aprovado' | 'reprovado';
+  flags: Flag[];
+  disponivel_interpres: boolean;
 }
 
 /** A record as the app reads it, from `source` (a table or a CTE) called r, its photos' slots from `slots`. */
 const selectRegistro = (source: string, slots: string) => `SELECT r.id, r.fluxo, r.projeto,
     p.nome AS projeto_nome, p.cliente, r.zona, r.tecnico, ${userName('u')} AS tecnico_nome,
     r.lat, r.lng, r.data_hora, r.sincronizado_em, r.coletado, r.adicionado_app, r.carregado_backoffice,
-    r.conflito_de, r.dados, COALESCE((SELECT array_agg(f.slot ORDER BY f.slot) FROM ${slots}), '{}') AS fotos
+    r.conflito_de, r.dados, COALESCE((SELECT array_agg(f.slot ORDER BY f.slot) FROM ${slots}), '{}') AS fotos,
+    r.versao, r.revisao, r.flags, p.disponivel_interpres
   FROM ${source} r
   JOIN projetos p ON p.id = r.projeto
   LEFT JOIN usuarios u ON u.id = r.tecnico`;
@@ -64,13 +77,36 @@ const zonaOf = (projeto: string, lat: string, lng: string) =>
     WHERE z.projeto = ${projeto} AND ST_Intersects(z.geom, ST_SetSRID(ST_MakePoint(${lng}, ${lat}), 4326))
     ORDER BY z.id LIMIT 1)`;
 
-/** Inserting a collected record ($1–$10 as insertRegistro's), nothing when its id is stored; RETURNING is the caller's. */
-const INSERT_REGISTRO = `INSERT INTO registros (id, fluxo, projeto, zona, tecnico, lat, lng, geom, data_hora,
-       sincronizado_em, coletado, adicionado_app, carregado_backoffice, coleta, conflito_de, dados)
+/** The flags of the record a statement writes: its parameters as INSERT_REGISTRO numbers them. */
+const flagsOfInsert = (first: number): FlagsOf => ({
+  id: '$1',
+  fluxo: '$2',
+  projeto: '$3',
+  tecnico: '$4',
+  lat: '$5',
+  lng: '$6',
+  dataHora: '$7',
+  first,
+});
+
+/** Parameters past INSERT_REGISTRO's ten: the quality ones when flags are computed ($11–$14). */
+const QUALIDADE_FIRST = 11;
+
+/**
+ * Inserting a collected record ($1–$10 as registroParams, then $11–$14 the flags' when `withFlags`), nothing when
+ * its id is stored; RETURNING is the caller's.
+ */
+const insertRegistroSql = (
+  withFlags: boolean,
+) => `INSERT INTO registros (id, fluxo, projeto, zona, tecnico, lat, lng,
+       geom, data_hora, sincronizado_em, coletado, adicionado_app, carregado_backoffice, coleta, conflito_de, dados,
+       flags)
      SELECT $1, $2, $3, ${zonaOf('$3', '$5', '$6')},
        $4, $5, $6, ST_SetSRID(ST_MakePoint($6, $5), 4326), to_timestamp($7::double precision / 1000), now(),
-       true, true, false, $8, $9, $10
+       true, true, false, $8, $9, $10, ${withFlags ? flagsSql(flagsOfInsert(QUALIDADE_FIRST)) : "'[]'::jsonb"}
      ON CONFLICT (id) DO NOTHING`;
+
+const INSERT_REGISTRO = { flags: insertRegistroSql(true), semFlags: insertRegistroSql(false) };
 
 const registroParams = (registro: NewRegistro) => [
   registro.id,
@@ -83,14 +119,18 @@ const registroParams = (registro: NewRegistro) => [
   registro.coleta,
   registro.conflitoDe ?? null,
   registro.dados,
+  ...(registro.qualidade ? qualidadeParams(registro.qualidade) : []),
 ];
+
+const insertSql = (registro: NewRegistro) =>
+  registro.qualidade ? INSERT_REGISTRO.flags : INSERT_REGISTRO.semFlags;
 
 /**
  * Writes a record collected in the field, or does nothing when that id is already stored (another request
  * holds it). Returns whether this call created it.
  */
 export async function insertRegistro(tx: Queryable, registro: NewRegistro): Promise<boolean> {
-  const rows = await tx.query(`${INSERT_REGISTRO} RETURNING id`, registroParams(registro));
+  const rows = await tx.query(`${insertSql(registro)} RETURNING id`, registroParams(registro));
   return rows.length > 0;
 }
 
@@ -104,16 +144,17 @@ export async function insertRegistroComFotos(
   registro: NewRegistro,
   fotos: NewFoto[],
 ): Promise<RegistroRow | undefined> {
+  const params = registroParams(registro);
   const rows = await db.query<RegistroRow>(
-    `WITH r AS (${INSERT_REGISTRO} RETURNING *),
+    `WITH r AS (${insertSql(registro)} RETURNING *),
      f AS (
        INSERT INTO fotos (registro, slot, hash, size, media_type)
        SELECT r.id, f.slot, f.hash, f.size, f."mediaType"
-       FROM r, jsonb_to_recordset($11::jsonb) AS f(slot smallint, hash text, size integer, "mediaType" text)
+       FROM r, jsonb_to_recordset($${params.length + 1}::jsonb) AS f(slot smallint, hash text, size integer, "mediaType" text)
        RETURNING slot
      )
      ${selectRegistro('r', 'f')}`,
-    [...registroParams(registro), JSON.stringify(fotos)],
+    [...params, JSON.stringify(fotos.map(({ exif: _exif, ...foto }) => foto))],
   );
   return rows[0];
 }
@@ -129,13 +170,14 @@ export interface StoredRegistro {
   coletado: boolean;
   coleta: string | null;
   conflito_de: string | null;
+  versao: number;
 }
 
 /** Reads a row and locks it until the transaction ends, so two uploads of one point are decided one by one. */
 export async function lockRegistro(tx: Queryable, id: string): Promise<StoredRegistro | undefined> {
   return (
     await tx.query<StoredRegistro>(
-      `SELECT id, fluxo, projeto, tecnico, lat, lng, coletado, coleta, conflito_de
+      `SELECT id, fluxo, projeto, tecnico, lat, lng, coletado, coleta, conflito_de, versao
        FROM registros WHERE id = $1 FOR UPDATE`,
       [id],
     )
@@ -154,13 +196,30 @@ export interface Coleta {
   defaults: Record<string, unknown>;
 }
 
-/** Makes a preloaded point collected: who, when, where it really is, and the collected fields. */
-export async function collectPonto(tx: Queryable, id: string, coleta: Coleta): Promise<void> {
+/** Makes a preloaded point collected: who, when, where it really is, the collected fields, and its flags. */
+export async function collectPonto(
+  tx: Queryable,
+  id: string,
+  coleta: Coleta,
+  qualidade: Qualidade | null,
+): Promise<void> {
+  const flags = qualidade
+    ? flagsSql({
+        id: '$1',
+        fluxo: 'registros.fluxo',
+        projeto: 'registros.projeto',
+        tecnico: '$2',
+        lat: '$3',
+        lng: '$4',
+        dataHora: '$5',
+        first: 9,
+      })
+    : "'[]'::jsonb";
   await tx.query(
     `UPDATE registros SET tecnico = $2, lat = $3, lng = $4, geom = ST_SetSRID(ST_MakePoint($4, $3), 4326),
        zona = ${zonaOf('registros.projeto', '$3', '$4')},
        data_hora = to_timestamp($5::double precision / 1000), sincronizado_em = now(), coletado = true,
-       coleta = $6, dados = $8::jsonb || dados || $7::jsonb
+       coleta = $6, dados = $8::jsonb || dados || $7::jsonb, flags = ${flags}
      WHERE id = $1`,
     [
       id,
@@ -171,6 +230,83 @@ export async function collectPonto(tx: Queryable, id: string, coleta: Coleta): P
       coleta.coleta,
       coleta.dados,
       coleta.defaults,
+      ...(qualidade ? qualidadeParams(qualidade) : []),
+    ],
+  );
+}
+
+/**
+ * A new revision of a record (issue 24: a rejected record corrected on the phone): the current one is kept in
+ * registro_versoes with its photo rows, the row takes the new values, photos and flags, and goes back to
+ * 'pendente'. The caller holds the row's lock and checked `versao` is the stored one + 1.
+ */
+export async function reviseRegistro(
+  tx: Queryable,
+  revisao: {
+    id: string;
+    versao: number;
+    tecnico: string;
+    lat: number;
+    lng: number;
+    dataHora: number;
+    coleta: string;
+    /** The fields as the correction sends them, over the stored ones (a preloaded point keeps its originals). */
+    dados: Record<string, unknown>;
+    fotos: NewFoto[];
+    qualidade: Qualidade | null;
+  },
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO registro_versoes (registro, versao, tecnico, lat, lng, data_hora, sincronizado_em, dados, flags, fotos)
+     SELECT r.id, r.versao, r.tecnico, r.lat, r.lng, r.data_hora, r.sincronizado_em, r.dados, r.flags,
+       COALESCE((SELECT jsonb_agg(jsonb_build_object('slot', f.slot, 'hash', f.hash, 'size', f.size,
+                                                     'mediaType', f.media_type) ORDER BY f.slot)
+                 FROM fotos f WHERE f.registro = r.id), '[]')
+     FROM registros r WHERE r.id = $1
+     ON CONFLICT (registro, versao) DO NOTHING`,
+    [revisao.id],
+  );
+  await tx.query('DELETE FROM fotos WHERE registro = $1', [revisao.id]);
+  const flags = revisao.qualidade
+    ? flagsSql({
+        id: '$1',
+        fluxo: 'registros.fluxo',
+        projeto: 'registros.projeto',
+        tecnico: '$3',
+        lat: '$4',
+        lng: '$5',
+        dataHora: '$6',
+        first: 9,
+      })
+    : "'[]'::jsonb";
+  await tx.query(
+    `UPDATE registros SET versao = $2, tecnico = $3, lat = $4, lng = $5,
+       geom = ST_SetSRID(ST_MakePoint($5, $4), 4326), zona = ${zonaOf('registros.projeto', '$4', '$5')},
+       data_hora = to_timestamp($6::double precision / 1000), sincronizado_em = now(), coleta = $7,
+       dados = dados || $8::jsonb, flags = ${flags},
+       revisao = 'pendente', revisao_comentario = NULL, revisao_campos = '{}', revisado_por = NULL, revisado_em = NULL
+     WHERE id = $1`,
+    [
+      revisao.id,
+      revisao.versao,
+      revisao.tecnico,
+      revisao.lat,
+      revisao.lng,
+      revisao.dataHora,
+      revisao.coleta,
+      revisao.dados,
+      ...(revisao.qualidade ? qualidadeParams(revisao.qualidade) : []),
+    ],
+  );
+  await insertFotos(tx, revisao.id, revisao.fotos);
+  await tx.query(
+    `INSERT INTO revisoes (registro, versao, estado, comentario, usuario)
+     VALUES ($1, $2, 'pendente', $3, $4)`,
+    [
+      revisao.id,
+      revisao.versao,
+      `Correção enviada pelo técnico (versão ${revisao.versao}).`,
+      revisao.tecnico,
     ],
   );
 }
@@ -204,7 +340,7 @@ export async function insertFotos(tx: Queryable, registro: string, fotos: NewFot
      SELECT $1, f.slot, f.hash, f.size, f."mediaType"
      FROM jsonb_to_recordset($2::jsonb) AS f(slot smallint, hash text, size integer, "mediaType" text)
      ON CONFLICT (registro, slot) DO NOTHING`,
-    [registro, JSON.stringify(fotos)],
+    [registro, JSON.stringify(fotos.map(({ exif: _exif, ...foto }) => foto))],
   );
 }
 
@@ -289,6 +425,23 @@ export async function getFoto(
     await db.query<{ hash: string; media_type: string }>(
       'SELECT hash, media_type FROM fotos WHERE registro = $1 AND slot = $2',
       [registro, slot],
+    )
+  )[0];
+}
+
+/** A photo of an earlier revision of a record (issue 24), as registro_versoes keeps its rows. */
+export async function getFotoDaVersao(
+  db: Queryable,
+  registro: string,
+  versao: number,
+  slot: number,
+): Promise<{ hash: string; media_type: string } | undefined> {
+  return (
+    await db.query<{ hash: string; media_type: string }>(
+      `SELECT f.hash, f."mediaType" AS media_type
+       FROM registro_versoes v, jsonb_to_recordset(v.fotos) AS f(slot int, hash text, "mediaType" text)
+       WHERE v.registro = $1 AND v.versao = $2 AND f.slot = $3`,
+      [registro, versao, slot],
     )
   )[0];
 }

@@ -8,17 +8,19 @@ import type { FlowDefinition } from '@novus/domain/flows/flow';
 import { deviceDownload, uploadEnvelopeSchema } from '@novus/domain/flows/flow';
 import { FLOWS, flowOf } from '@novus/domain/flows/registry';
 import { STATUS } from '@novus/domain/mapa/api';
-import { type Access, ensure, policies } from '../../auth/access.ts';
+import { type Access, type Actor, ensure, policies } from '../../auth/access.ts';
 import type { Callers } from '../../auth/callers.ts';
 import { route, SENT } from '../../contract.ts';
 import type { Database } from '../../db/database.ts';
 import { badRequest, conflict, notFound, parseInput } from '../../errors.ts';
 import type { PontosLive } from '../../live/pontos.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
+import { qualidadeDe, sinalizacoesLigadas } from '../revisao/flags.ts';
 import { saveColeta } from './coleta.ts';
 import {
   findProjeto,
   getFoto,
+  getFotoDaVersao,
   getProjetoZonas,
   getRegistro,
   getZona,
@@ -30,8 +32,30 @@ import {
 } from './queries.ts';
 import { heldPhotos, type PhotoSweeper, readUpload } from './upload.ts';
 
-function fotoUrls(row: RegistroRow): string[] {
-  return row.fotos.map((slot) => `/api/fotos/${row.id}/${slot}`);
+/**
+ * The photos' URLs. A corrected record's photos may change under the same slot: its URLs name the revision
+ * (`?v=`), so a browser's immutable cache of an older one is never shown for it.
+ */
+export function fotoUrls(row: Pick<RegistroRow, 'id' | 'fotos' | 'versao'>): string[] {
+  const versao = row.versao > 1 ? `?v=${row.versao}` : '';
+  return row.fotos.map((slot) => `/api/fotos/${row.id}/${slot}${versao}`);
+}
+
+/** A technician's zones, for the zone flag (issue 24); null for a sender without zones (the administrador). */
+function tecnicoZonas(actor: Actor): string[] | null {
+  return actor.roles.includes('tecnico') && !actor.roles.includes('administrador') ? actor.zonas : null;
+}
+
+/** A point's status bits on the supervisor map (domain/src/mapa/api.ts STATUS). */
+export function statusOf(ponto: RegistroRow, conflito: boolean): number {
+  return (
+    (ponto.coletado ? STATUS.coletado : 0) +
+    (ponto.carregado_backoffice ? STATUS.carregadoBackoffice : 0) +
+    (conflito ? STATUS.conflito : 0) +
+    (ponto.flags.length > 0 ? STATUS.sinalizado : 0) +
+    (ponto.revisao === 'aprovado' ? STATUS.aprovado : 0) +
+    (ponto.revisao === 'reprovado' ? STATUS.reprovado : 0)
+  );
 }
 
 /** One collection of a point or list record: who, when, where, what and its photos. */
@@ -64,7 +88,7 @@ function coletasJson(flow: FlowDefinition, row: RegistroRow, competing: Registro
  * (every flow but the `coleta` ones) also say whether another collection competes with the one shown, and list
  * the collections; a list's record says whether it was collected (possuiColeta, SPEC.md section 3).
  */
-function registroJson(flow: FlowDefinition, row: RegistroRow, competing: RegistroRow[] = []) {
+export function registroJson(flow: FlowDefinition, row: RegistroRow, competing: RegistroRow[] = []) {
   return {
     ...row.dados,
     _id: row.id,
@@ -83,6 +107,8 @@ function registroJson(flow: FlowDefinition, row: RegistroRow, competing: Registr
     adicionadoApp: row.adicionado_app,
     carregadoBackoffice: row.carregado_backoffice,
     fotos: fotoUrls(row),
+    versao: row.versao,
+    revisao: row.revisao,
     ...(flow.lifecycle === 'coleta'
       ? {}
       : { conflito: competing.length > 0, coletas: coletasJson(flow, row, competing) }),
@@ -108,6 +134,7 @@ export async function registroRoutes(
     sweeper: PhotoSweeper;
   },
 ) {
+  const sinalizacoes = sinalizacoesLigadas();
   /**
    * Tells the open supervisor maps (any server process) that a point was stored or changed. Not waited for by the
    * upload's answer: the notifications go out in batches (live/pontos.ts).
@@ -123,10 +150,7 @@ export async function registroRoutes(
       id: ponto.id,
       lat: ponto.lat,
       lng: ponto.lng,
-      status:
-        (ponto.coletado ? STATUS.coletado : 0) +
-        (ponto.carregado_backoffice ? STATUS.carregadoBackoffice : 0) +
-        (conflito || row.conflito_de !== null ? STATUS.conflito : 0),
+      status: statusOf(ponto, conflito || row.conflito_de !== null),
       tecnico: row.tecnico_nome,
       dataHora: row.data_hora ? row.data_hora.getTime() : null,
     });
@@ -187,6 +211,8 @@ export async function registroRoutes(
           dados,
           named: new Set(Object.keys(fields)),
           fotos,
+          versao: envelope.versao ?? 1,
+          qualidade: sinalizacoes ? qualidadeDe(envelope.precisao, fotos, tecnicoZonas(actor)) : null,
         });
         if (outcome.kind === 'clash') throw conflict('Já existe outro registro com esse identificador.');
         // A record just written by the one statement has its row, its photos and no competing collection yet.
@@ -288,11 +314,16 @@ export async function registroRoutes(
     return json;
   });
 
-  route(app, access, api.getFoto, async ({ params, request, reply }) => {
+  route(app, access, api.getFoto, async ({ params, query, request, reply }) => {
     const row = await readable(request, params.registro);
     const slot = Number(params.slot);
-    if (!Number.isInteger(slot) || !row.fotos.includes(slot)) throw notFound('Foto não encontrada.');
-    const foto = await getFoto(db, row.id, slot);
+    if (!Number.isInteger(slot)) throw notFound('Foto não encontrada.');
+    // An earlier revision's photo (the review's history), or the current one.
+    const antiga = query.v !== undefined && query.v !== row.versao;
+    if (!antiga && !row.fotos.includes(slot)) throw notFound('Foto não encontrada.');
+    const foto = antiga
+      ? await getFotoDaVersao(db, row.id, query.v ?? 0, slot)
+      : await getFoto(db, row.id, slot);
     const stream = foto ? await blobs.open(foto.hash) : undefined;
     if (!foto || !stream) throw notFound('Foto não encontrada.');
     await reply

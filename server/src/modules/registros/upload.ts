@@ -145,7 +145,13 @@ export async function readUpload<Admitted>(
     });
     handlers.stored(blob.hash);
     used.add(slot);
-    fotos.push({ slot, hash: blob.hash, size: blob.size, mediaType: blob.mediaType });
+    fotos.push({
+      slot,
+      hash: blob.hash,
+      size: blob.size,
+      mediaType: blob.mediaType,
+      ...(blob.exif ? { exif: blob.exif } : {}),
+    });
   }
   admission ??= { admitted: await handlers.admit(fields) };
   const named = fields[FOTOS_NO_SERVIDOR];
