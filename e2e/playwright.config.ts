@@ -9,12 +9,14 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'novus-e2e-'));
 
 export default defineConfig({
   testDir: './tests',
-  workers: 1,
+  // Files run side by side (each makes its own clients, projects and users); tests inside a file run in order.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   fullyParallel: false,
   retries: process.env.CI ? 1 : 0,
   forbidOnly: Boolean(process.env.CI),
   reporter: 'list',
-  timeout: 60_000,
+  // Two files side by side on two cores: a long journey gets the time it needs when its neighbour is busy.
+  timeout: 90_000,
   expect: { timeout: 10_000 },
   use: {
     baseURL: BASE_URL,
