@@ -6,6 +6,9 @@
 //   INGEST_RECORDS=1500   records at concurrency 8 (a fifth of it at concurrency 1)
 //   INGEST_WORKERS=1,2    the worker counts to compare
 //   INGEST_SERVER_ROOT    another checkout whose server to measure (an older build, runs alternated with this one)
+//   INGEST_FLAGS=on,off   issue 24's quality flags computed by the upload (on, the default) or not (SINALIZACOES=0),
+//                         each on a fresh database, alternated; every record lands on one spot, so each upload's
+//                         near-duplicate search meets all the records before it (the worst case)
 import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -17,6 +20,7 @@ import { benchProject, runClientProcess } from './support.ts';
 
 const RECORDS = Number(process.env.INGEST_RECORDS ?? 1500);
 const WORKERS = (process.env.INGEST_WORKERS ?? '1,2').split(',').map(Number);
+const FLAGS = (process.env.INGEST_FLAGS ?? 'on').split(',').map((value) => value.trim() !== 'off');
 const ROOT = path.resolve(import.meta.dirname, '..');
 /** A real camera's JPEG (shared/realworld/README.md), padded with a comment segment to the issue's 527 KB. */
 const PHOTO = path.resolve(ROOT, '../shared/realworld/jpg/Reconyx_HC500_Hyperfire.jpg');
@@ -164,10 +168,16 @@ async function database(): Promise<{ env: NodeJS.ProcessEnv; drop: () => Promise
 }
 
 const rows: Record<string, string | number>[] = [];
-for (const workers of process.env.DATABASE_URL ? WORKERS : [1]) {
+const runs = (process.env.DATABASE_URL ? WORKERS : [1]).flatMap((workers) =>
+  FLAGS.map((flags) => ({ workers, flags })),
+);
+for (const { workers, flags } of runs) {
   const { env, drop, engine } = await database();
   const port = await freePort();
-  const server = await startServer({ ...env, WORKERS: String(workers) }, port);
+  const server = await startServer(
+    { ...env, WORKERS: String(workers), SINALIZACOES: flags ? '1' : '0' },
+    port,
+  );
   try {
     const origin = `http://127.0.0.1:${port}`;
     const { cookie, projeto } = await benchProject(origin, 'admin', PASSWORD, 'Ingest');
@@ -185,6 +195,7 @@ for (const workers of process.env.DATABASE_URL ? WORKERS : [1]) {
       rows.push({
         engine,
         workers,
+        flags: flags ? 'on' : 'off',
         concurrency: step.concurrency,
         records: step.records,
         'records/s': Number((step.records / step.seconds).toFixed(1)),
@@ -200,7 +211,9 @@ for (const workers of process.env.DATABASE_URL ? WORKERS : [1]) {
 console.table(rows);
 console.log(
   'ingest: ' +
-    rows.map((row) => `${row.workers}w c=${row.concurrency} ${row['records/s']}/s`).join(', ') +
+    rows
+      .map((row) => `${row.workers}w flags ${row.flags} c=${row.concurrency} ${row['records/s']}/s`)
+      .join(', ') +
     ' (ODK Central, DESIGN.md: ≈ 44/s)',
 );
 if (rows.some((row) => Number(row.errors) > 0)) process.exitCode = 1;

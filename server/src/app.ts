@@ -184,7 +184,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.addHook('onClose', async () => sweeper.close());
   await app.register(registroRoutes, { db, access, blobs: options.blobs, live, callers, sweeper });
-  await app.register(revisaoRoutes, { db, access });
+  await app.register(revisaoRoutes, { db, access, live });
   await app.register(importPendentesRoutes, { db, access, blobs: options.blobs, sweeper });
   await app.register(mapaRoutes, { db, access, live });
   await app.register(mapaBaseRoutes, {

@@ -12,7 +12,8 @@ import type { Database } from '../../db/database.ts';
 import { conflict, notFound } from '../../errors.ts';
 import { recordAuditoria } from '../auditoria/queries.ts';
 import { findProjeto, getRegistro } from '../registros/queries.ts';
-import { fotoUrls, registroJson } from '../registros/routes.ts';
+import type { PontosLive } from '../../live/pontos.ts';
+import { fotoUrls, registroJson, statusOf } from '../registros/routes.ts';
 import * as q from './queries.ts';
 
 const ms = (date: Date | null) => (date ? date.getTime() : null);
@@ -51,7 +52,31 @@ export const REVISAO_TEXTS = {
     `A lista mudou desde a confirmação: agora ${agora} registros seriam aprovados. Confirme de novo.`,
 } as const;
 
-export async function revisaoRoutes(app: FastifyInstance, { db, access }: { db: Database; access: Access }) {
+export async function revisaoRoutes(
+  app: FastifyInstance,
+  { db, access, live }: { db: Database; access: Access; live: PontosLive },
+) {
+  /** The open supervisor maps recolour a point whose review state changed (its status bits). */
+  async function announce(id: string) {
+    const row = await getRegistro(db, id);
+    if (!row || row.lat === null || row.lng === null) return;
+    const [competing] = await db.query<{ sim: boolean }>(
+      'SELECT EXISTS (SELECT 1 FROM registros WHERE conflito_de = $1) AS sim',
+      [id],
+    );
+    live.publish({
+      projeto: row.projeto,
+      zona: row.zona,
+      fluxo: row.fluxo,
+      id: row.id,
+      lat: row.lat,
+      lng: row.lng,
+      status: statusOf(row, competing?.sim === true),
+      tecnico: row.tecnico_nome,
+      dataHora: row.data_hora ? row.data_hora.getTime() : null,
+    });
+  }
+
   /** The project of a filter, found and readable by the caller. */
   async function projetoLegivel(request: FastifyRequest, id: string) {
     const projeto = await findProjeto(db, 'id', id);
@@ -115,6 +140,9 @@ export async function revisaoRoutes(app: FastifyInstance, { db, access }: { db: 
         },
       });
     });
+    announce(params.id).catch((error: unknown) =>
+      request.log.error({ err: error }, 'live notification failed'),
+    );
     const item = await q.getItem(db, params.id);
     if (!item) throw notFound(REVISAO_TEXTS.registroNotFound);
     return itemJson(item);
