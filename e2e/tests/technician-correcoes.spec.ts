@@ -4,7 +4,13 @@
 import { expect, test } from '@playwright/test';
 import { expectAccessible } from '../support/axe';
 import { acceptDialogs, openProjetoMenu, signInSynced, WizardPage } from '../support/collect-pages';
-import { type CollectWorld, setUpWorld, TECHNICIAN_PHONE, TECNICO_PASSWORD } from '../support/collect-setup';
+import {
+  type CollectWorld,
+  makeJpeg,
+  setUpWorld,
+  TECHNICIAN_PHONE,
+  TECNICO_PASSWORD,
+} from '../support/collect-setup';
 import { CorrecaoRecord, CorrecoesList, decidir, revisaoList, shot } from '../support/correcoes-pages';
 
 test.use(TECHNICIAN_PHONE);
@@ -27,7 +33,7 @@ test('a rejected unit comes back to the phone, is fixed offline and returns as r
   context,
 }) => {
   test.setTimeout(240_000);
-  acceptDialogs(page);
+  const dialogs = acceptDialogs(page);
   const home = await signInSynced(page, { login: world.tecnico.login, password: TECNICO_PASSWORD });
 
   // the unit, collected with a photo and synced
@@ -53,6 +59,7 @@ test('a rejected unit comes back to the phone, is fixed offline and returns as r
   expect(outras).toHaveLength(0);
   expect(enviada).toMatchObject({ dados: { numero: '45' }, revisao: { estado: 'pendente', versao: 1 } });
   const id = enviada?.id ?? '';
+  const fotoOriginal = await (await world.admin.get(enviada?.fotos[0] ?? '')).body();
   await decidir(world.admin, id, {
     estado: 'reprovado',
     comentario: COMENTARIO,
@@ -104,6 +111,13 @@ test('a rejected unit comes back to the phone, is fixed offline and returns as r
   await numero.fill('54');
   await expect(numero).not.toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByText(NO_CAMPO)).toHaveCount(0);
+  // the server's photo stays in its slot, a second one is taken
+  await page.getByLabel('Foto 2', { exact: true }).setInputFiles({
+    name: 'camera-2.jpg',
+    mimeType: 'image/jpeg',
+    buffer: await makeJpeg(page, 'Fachada 54'),
+  });
+  await expect(page.getByRole('img', { name: 'Miniatura da Foto 2' })).toBeVisible();
   await shot(page, 'correcao-editada');
   await record.gravar.click();
   await expect(list.heading()).toBeVisible();
@@ -113,6 +127,12 @@ test('a rejected unit comes back to the phone, is fixed offline and returns as r
   await page.getByRole('link', { name: 'Voltar' }).click();
   await expect(home.pendentes('Unidades', 1)).toBeVisible();
   await expect(page.getByTestId('correcoes')).toHaveCount(0);
+
+  // the new photo is compressed as any other, still offline
+  await home.sync();
+  await expect.poll(() => dialogs.at(-1)).toBe('Nao e possivel sincronizar. Favor compactar imagens.');
+  await home.compactar.click();
+  await expect(home.status).toHaveText('Compactacao concluida com sucesso', { timeout: 60_000 });
 
   await context.setOffline(false);
   await home.sync();
@@ -129,7 +149,9 @@ test('a rejected unit comes back to the phone, is fixed offline and returns as r
     dados: { numero: '54' },
     revisao: { estado: 'pendente', versao: 2 },
   });
-  expect(corrigida?.fotos).toHaveLength(1);
+  // the kept photo (named by its hash) and the new one
+  expect(corrigida?.fotos).toHaveLength(2);
+  expect(await (await world.admin.get(corrigida?.fotos[0] ?? '')).body()).toEqual(fotoOriginal);
   const aprovada = await decidir(world.admin, id, { estado: 'aprovado', versao: 2 });
   expect(aprovada.revisao).toMatchObject({ estado: 'aprovado', versao: 2 });
 });

@@ -45,8 +45,8 @@ export function FlowRecordPage({ flow, ui }: { flow: FlowDefinition; ui: FlowUi 
     setFotos(slotsOf(flow, record));
     setServidor(record.fotosServidor ?? []);
   }, [record, reset, flow, ui]);
-  // After the reset above, which clears the form's errors.
-  useCorrecaoHighlight(form, record?.correcao);
+  // After the reset above, which clears the form's errors; a correction already saved is not pointed at again.
+  useCorrecaoHighlight(form, record?.sincronizadoEm ? record.correcao : undefined);
 
   if (!loaded) return <LinearProgress aria-label="Carregando" />;
   if (!record)
