@@ -119,6 +119,7 @@ try {
 
   // The plans of the page's query, as the route builds it (filtroSql).
   for (const filtro of [
+    { projeto },
     { projeto, flag: 'fora_da_zona' as const },
     { projeto, estado: 'reprovado' as const },
   ]) {

@@ -14,8 +14,11 @@ ALTER TABLE registros
   ADD COLUMN revisado_por uuid REFERENCES usuarios (id) ON DELETE SET NULL,
   ADD COLUMN revisado_em timestamptz;
 
--- The review list: a project's records newest first, by state; by flag through the GIN index.
-CREATE INDEX registros_revisao ON registros (projeto, revisao, data_hora DESC, id) WHERE conflito_de IS NULL;
+-- The review list: a project's field records newest first, all of them or by state; by flag through the GIN index.
+CREATE INDEX registros_revisao_lista ON registros (projeto, data_hora DESC, id DESC)
+  WHERE coletado AND conflito_de IS NULL;
+CREATE INDEX registros_revisao ON registros (projeto, revisao, data_hora DESC, id DESC)
+  WHERE coletado AND conflito_de IS NULL;
 CREATE INDEX registros_flags ON registros USING gin (flags jsonb_path_ops) WHERE flags <> '[]';
 -- The pace flag: a technician's previous record of a flow.
 CREATE INDEX registros_tecnico_fluxo_data ON registros (tecnico, fluxo, data_hora);

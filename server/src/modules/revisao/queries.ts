@@ -7,26 +7,45 @@ import type { Fluxo } from '@novus/domain/flows/keys';
 import type { Queryable } from '../../db/database.ts';
 import { fromLocalDay, untilLocalDay, userName } from '../../db/fragments.ts';
 
-/** The WHERE of a filter over `registros r`, with its parameters from $1; `comFlagEstado` false leaves those two out. */
-export function filtroSql(filtro: FiltroRevisao, comFlagEstado = true): { where: string; params: unknown[] } {
+/**
+ * A filter over `registros r` in two parts: `base` (project, flow, technician, dates) and `flagEstado` (flag and
+ * review state), with the parameters of both from $1 (base's first, so base alone takes a prefix of them).
+ */
+export function filtroPartes(filtro: FiltroRevisao): {
+  base: string[];
+  baseParams: number;
+  flagEstado: string[];
+  params: unknown[];
+} {
   const params: unknown[] = [filtro.projeto];
-  const where = ['r.projeto = $1', 'r.coletado', 'r.conflito_de IS NULL'];
   const param = (value: unknown) => {
     params.push(value);
     return `$${params.length}`;
   };
-  if (filtro.fluxo) where.push(`r.fluxo = ${param(filtro.fluxo)}`);
-  if (filtro.tecnico) where.push(`r.tecnico = ${param(filtro.tecnico)}`);
-  if (filtro.dataInicio) where.push(fromLocalDay('r.data_hora', param(filtro.dataInicio)));
-  if (filtro.dataFim) where.push(untilLocalDay('r.data_hora', param(filtro.dataFim)));
-  if (comFlagEstado && filtro.estado) where.push(`r.revisao = ${param(filtro.estado)}`);
-  if (comFlagEstado && filtro.flag === 'qualquer') where.push(`r.flags <> '[]'`);
-  else if (comFlagEstado && filtro.flag === 'nenhuma') where.push(`r.flags = '[]'`);
-  else if (comFlagEstado && filtro.flag) {
+  const base = ['r.projeto = $1', 'r.coletado', 'r.conflito_de IS NULL'];
+  if (filtro.fluxo) base.push(`r.fluxo = ${param(filtro.fluxo)}`);
+  if (filtro.tecnico) base.push(`r.tecnico = ${param(filtro.tecnico)}`);
+  if (filtro.dataInicio) base.push(fromLocalDay('r.data_hora', param(filtro.dataInicio)));
+  if (filtro.dataFim) base.push(untilLocalDay('r.data_hora', param(filtro.dataFim)));
+  const baseParams = params.length;
+  const flagEstado: string[] = [];
+  if (filtro.estado) flagEstado.push(`r.revisao = ${param(filtro.estado)}`);
+  if (filtro.flag === 'qualquer') flagEstado.push(`r.flags <> '[]'`);
+  else if (filtro.flag === 'nenhuma') flagEstado.push(`r.flags = '[]'`);
+  else if (filtro.flag) {
     // Served by the GIN index registros_flags (jsonb_path_ops, partial on flags <> '[]').
-    where.push(`r.flags <> '[]' AND r.flags @> ${param(JSON.stringify([{ codigo: filtro.flag }]))}::jsonb`);
+    flagEstado.push(
+      `r.flags <> '[]'`,
+      `r.flags @> ${param(JSON.stringify([{ codigo: filtro.flag }]))}::jsonb`,
+    );
   }
-  return { where: where.join(' AND '), params };
+  return { base, baseParams, flagEstado, params };
+}
+
+/** The WHERE of a whole filter over `registros r`, with its parameters from $1. */
+export function filtroSql(filtro: FiltroRevisao): { where: string; params: unknown[] } {
+  const { base, flagEstado, params } = filtroPartes(filtro);
+  return { where: [...base, ...flagEstado].join(' AND '), params };
 }
 
 export interface ItemRow {
@@ -71,34 +90,34 @@ export interface Pagina {
 
 /** One page of the review list (newest first), the filter's totals, and the counts per flag and per state. */
 export async function listRevisao(db: Queryable, filtro: FiltroRevisao, pagina: number): Promise<Pagina> {
-  const { where, params } = filtroSql(filtro);
-  const base = filtroSql(filtro, false);
+  const { base, baseParams, flagEstado, params } = filtroPartes(filtro);
+  const where = [...base, ...flagEstado].join(' AND ');
   const offset = (pagina - 1) * REVISAO_POR_PAGINA;
-  const [registros, totais, estados, flags] = await Promise.all([
+  const [registros, estados, flags] = await Promise.all([
     db.query<ItemRow>(
       `${SELECT_ITEM} WHERE ${where} ORDER BY r.data_hora DESC, r.id DESC
        LIMIT ${REVISAO_POR_PAGINA} OFFSET ${offset}`,
       params,
     ),
-    db.query<{ total: number; a_aprovar: number }>(
-      `SELECT count(*)::int AS total, count(*) FILTER (WHERE r.revisao <> 'aprovado')::int AS a_aprovar
-       FROM registros r WHERE ${where}`,
+    // One pass for the counts per state (flag and state not applied) and the filter's own totals.
+    db.query<{ estado: string; n: number; filtrados: number }>(
+      `SELECT r.revisao AS estado, count(*)::int AS n,
+         count(*) FILTER (WHERE ${flagEstado.join(' AND ') || 'true'})::int AS filtrados
+       FROM registros r WHERE ${base.join(' AND ')} GROUP BY r.revisao`,
       params,
-    ),
-    db.query<{ estado: string; n: number }>(
-      `SELECT r.revisao AS estado, count(*)::int AS n FROM registros r WHERE ${base.where} GROUP BY r.revisao`,
-      base.params,
     ),
     db.query<{ codigo: string; n: number }>(
       `SELECT f.value->>'codigo' AS codigo, count(*)::int AS n
        FROM registros r CROSS JOIN LATERAL jsonb_array_elements(r.flags) f
-       WHERE ${base.where} AND r.flags <> '[]' GROUP BY 1`,
-      base.params,
+       WHERE ${base.join(' AND ')} AND r.flags <> '[]' GROUP BY 1`,
+      params.slice(0, baseParams),
     ),
   ]);
+  const total = estados.reduce((sum, row) => sum + row.filtrados, 0);
+  const aprovados = estados.find((row) => row.estado === 'aprovado')?.filtrados ?? 0;
   return {
-    total: totais[0]?.total ?? 0,
-    aAprovar: totais[0]?.a_aprovar ?? 0,
+    total,
+    aAprovar: total - aprovados,
     registros,
     estados: Object.fromEntries(estados.map((row) => [row.estado, row.n])),
     flags: Object.fromEntries(flags.map((row) => [row.codigo, row.n])),
