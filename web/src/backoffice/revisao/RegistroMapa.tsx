@@ -32,13 +32,9 @@ export function RegistroMapa({ lat, lng, color, tileUrl }: Props) {
         <CircleMarker
           center={[lat, lng]}
           radius={8}
-          pathOptions={{
-            color: '#ffffff',
-            weight: 2,
-            fillColor: color,
-            fillOpacity: 1,
-            className: 'revisao-ponto',
-          }}
+          // a creation option (setStyle ignores it): tests find the point by it
+          className="revisao-ponto"
+          pathOptions={{ color: '#ffffff', weight: 2, fillColor: color, fillOpacity: 1 }}
         />
         <Recenter lat={lat} lng={lng} />
       </MapContainer>

@@ -20,6 +20,9 @@ interface Props {
   onChange: (filtros: FiltrosRevisao) => void;
 }
 
+/** A select whose '' is 'Todos' shows it (MUI takes '' for empty otherwise). */
+const TODOS_VISIVEL = { select: { displayEmpty: true }, inputLabel: { shrink: true } } as const;
+
 const isFluxoOf = (fluxos: readonly Fluxo[], value: string): value is Fluxo =>
   fluxos.some((f) => f === value);
 const isFlag = (value: string): value is FiltroFlag => FLAG_OPTIONS.some((option) => option.value === value);
@@ -46,6 +49,7 @@ export function RevisaoFiltros({ fluxos, tecnicos, filtros, onChange }: Props) {
           select
           id="revisao-fluxo"
           label="Fluxo"
+          slotProps={TODOS_VISIVEL}
           value={filtros.fluxo}
           onChange={(event) =>
             set({ fluxo: isFluxoOf(fluxos, event.target.value) ? event.target.value : TODOS })
@@ -62,6 +66,7 @@ export function RevisaoFiltros({ fluxos, tecnicos, filtros, onChange }: Props) {
           select
           id="revisao-tecnico"
           label="Técnico"
+          slotProps={TODOS_VISIVEL}
           value={tecnicos.some((tecnico) => tecnico.id === filtros.tecnico) ? filtros.tecnico : TODOS}
           onChange={(event) => set({ tecnico: event.target.value })}
         >
@@ -92,6 +97,7 @@ export function RevisaoFiltros({ fluxos, tecnicos, filtros, onChange }: Props) {
           select
           id="revisao-flag"
           label="Sinalização"
+          slotProps={TODOS_VISIVEL}
           value={filtros.flag}
           onChange={(event) => set({ flag: isFlag(event.target.value) ? event.target.value : TODOS })}
         >
@@ -106,6 +112,7 @@ export function RevisaoFiltros({ fluxos, tecnicos, filtros, onChange }: Props) {
           select
           id="revisao-estado"
           label="Estado"
+          slotProps={TODOS_VISIVEL}
           value={filtros.estado}
           onChange={(event) => set({ estado: isEstado(event.target.value) ? event.target.value : TODOS })}
         >

@@ -92,7 +92,9 @@ export function RevisaoPage() {
   const [notice, setNotice] = useState<Notice | null>(null);
   const [busy, setBusy] = useState(false);
   const [reprovando, setReprovando] = useState(false);
-  const [aprovandoTodos, setAprovandoTodos] = useState(false);
+  /** 'Aprovar todos' asks: how many the filter shows that are not approved yet (null: no dialog). */
+  const [aAprovar, setAAprovar] = useState<number | null>(null);
+  const aprovandoTodos = aAprovar !== null;
 
   const answer = lista.status === 'done' ? lista.value : null;
   const registros = (answer?.registros ?? []).map((registro) => decididos.get(registro.id) ?? registro);
@@ -163,19 +165,47 @@ export function RevisaoPage() {
     }
   };
 
-  const aprovarTodos = async () => {
+  /** The count the confirmation announces and the server checks: the filter's records not approved yet. */
+  const perguntarAprovarTodos = async () => {
     if (answer === null) return;
     setBusy(true);
     setNotice(null);
     try {
-      const { aprovados } = await api.call(aprovarLote, { body: { ...filtro, esperado: answer.total } });
+      const estados = filtro.estado === undefined ? (['pendente', 'reprovado'] as const) : [filtro.estado];
+      const totais = await Promise.all(
+        estados.map((estado) =>
+          estado === 'aprovado'
+            ? 0
+            : estado === filtro.estado
+              ? answer.total
+              : call(estado).then((value) => value.total),
+        ),
+      );
+      const n = totais.reduce((sum, total) => sum + total, 0);
+      if (n === 0) setNotice({ severity: 'success', text: REVISAO_TEXT.nadaAAprovar });
+      else setAAprovar(n);
+    } catch (error) {
+      log(REVISAO_FAILURE.lista.log, error);
+      setNotice({ severity: 'error', text: serverMessageOr(error, REVISAO_FAILURE.lista.text) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const call = (estado: EstadoRevisao) => api.call(listRevisao, { query: { ...filtro, estado, pagina: 1 } });
+
+  const aprovarTodos = async () => {
+    if (aAprovar === null) return;
+    setBusy(true);
+    setNotice(null);
+    try {
+      const { aprovados } = await api.call(aprovarLote, { body: { ...filtro, esperado: aAprovar } });
       setNotice({ severity: 'success', text: REVISAO_TEXT.aprovadosLote(aprovados) });
     } catch (error) {
       log(REVISAO_FAILURE.lote.log, error);
       setNotice({ severity: 'error', text: serverMessageOr(error, REVISAO_FAILURE.lote.text) });
     } finally {
       setBusy(false);
-      setAprovandoTodos(false);
+      setAAprovar(null);
       setRecarga((value) => value + 1);
     }
   };
@@ -259,7 +289,7 @@ export function RevisaoPage() {
                       variant="outlined"
                       color="success"
                       disabled={answer === null || answer.total === 0 || busy}
-                      onClick={() => setAprovandoTodos(true)}
+                      onClick={() => void perguntarAprovarTodos()}
                     >
                       Aprovar todos
                     </Button>
@@ -315,10 +345,10 @@ export function RevisaoPage() {
         }}
       />
       <AprovarTodosDialog
-        open={aprovandoTodos && answer !== null}
-        total={answer?.total ?? 0}
+        open={aprovandoTodos}
+        total={aAprovar ?? 0}
         busy={busy}
-        onCancel={() => setAprovandoTodos(false)}
+        onCancel={() => setAAprovar(null)}
         onConfirm={() => void aprovarTodos()}
       />
     </Stack>

@@ -43,9 +43,8 @@ export function RevisaoTable({
       <Table size="small" aria-label="Registros para revisão" sx={{ tableLayout: 'fixed' }}>
         <TableHead>
           <TableRow>
-            <TableCell sx={{ width: '42%' }}>Registro</TableCell>
-            <TableCell>Sinalizações</TableCell>
-            <TableCell sx={{ width: 104 }}>Estado</TableCell>
+            <TableCell>Registro e sinalizações</TableCell>
+            <TableCell sx={{ width: 120 }}>Estado</TableCell>
           </TableRow>
         </TableHead>
         <TableBody>
@@ -74,17 +73,16 @@ export function RevisaoTable({
                   >
                     {FLOW_BY_KEY[registro.fluxo].labels.record}
                   </Link>
-                  <Typography variant="body2">{registro.tecnico?.nome ?? '—'}</Typography>
                   <Typography variant="body2" color="text.secondary">
-                    {dataHoraTexto(registro.dataHora)}
+                    {registro.tecnico?.nome ?? '—'} · {dataHoraTexto(registro.dataHora)}
                   </Typography>
-                </TableCell>
-                <TableCell>
-                  <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
-                    {registro.flags.map((flag) => (
-                      <FlagChip key={flag.codigo} flag={flag} />
-                    ))}
-                  </Box>
+                  {registro.flags.length > 0 && (
+                    <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, mt: 0.5 }}>
+                      {registro.flags.map((flag) => (
+                        <FlagChip key={flag.codigo} flag={flag} />
+                      ))}
+                    </Box>
+                  )}
                 </TableCell>
                 <TableCell>
                   <Chip

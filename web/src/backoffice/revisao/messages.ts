@@ -9,6 +9,7 @@ export const REVISAO_TEXT = {
   aprovado: 'Registro aprovado.',
   reprovado: 'Registro reprovado.',
   aprovadosLote: (n: number) => (n === 1 ? '1 registro aprovado.' : `${n} registros aprovados.`),
+  nadaAAprovar: 'Todos os registros destes filtros já estão aprovados.',
   limitesGravados: 'Limites de qualidade gravados.',
   comentarioObrigatorio: 'Informe o motivo da reprovação.',
   campoObrigatorio: 'Diga o que está errado neste campo.',

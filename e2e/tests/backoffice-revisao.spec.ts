@@ -1,0 +1,154 @@
+// 'Revisão' (issue 24): a supervisor filters a project's records by a flag, opens one and sees its photos and its
+// point, rejects it with a comment on a field, approves another with the keyboard and the rest in bulk after a
+// confirmation that says how many; an externo of an Interpres project reads the same list with no action.
+import fs from 'node:fs';
+import { expect, type Page, test } from '@playwright/test';
+import { expectAccessible } from '../support/axe';
+import { BackofficeShell } from '../support/backoffice-page';
+import { SUPERVISOR_PASSWORD } from '../support/extrator-pages';
+import { LoginPage } from '../support/login-page';
+import { FLAG_PRECISAO, RevisaoScreen, type RevisaoWorld, setUpRevisaoWorld } from '../support/revisao-pages';
+import { DESKTOP } from '../support/screens';
+import { realJpeg } from '../support/supervisor-pages';
+
+test.use({ viewport: DESKTOP });
+
+const SHOTS = '/tmp/rev-shots';
+let world: RevisaoWorld;
+
+test.beforeAll(async ({ browser }) => {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const page = await browser.newPage();
+  const jpeg = await realJpeg(page);
+  await page.close();
+  world = await setUpRevisaoWorld(jpeg);
+});
+test.afterAll(async () => {
+  await world.admin.dispose();
+});
+
+async function signIn(page: Page, login: string): Promise<BackofficeShell> {
+  const loginPage = new LoginPage(page);
+  await loginPage.goto('backoffice');
+  await loginPage.signIn(login, SUPERVISOR_PASSWORD);
+  await expect(page).toHaveURL('/backoffice');
+  return new BackofficeShell(page);
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+
+test('a supervisor reviews the flagged records: rejects one on a field, approves one by keyboard, the rest in bulk', async ({
+  page,
+}) => {
+  const shell = await signIn(page, world.supervisor.login);
+  await shell.menuLink('Revisão').click();
+  await expect(page).toHaveURL('/backoffice/revisao');
+  const tela = new RevisaoScreen(page);
+  await expect(tela.heading).toBeVisible();
+  await tela.chooseProjeto(world.projetoNome);
+  await expect(tela.rows()).toHaveCount(5);
+  // the counts: five pending, four flagged by accuracy
+  await expect(page.getByRole('button', { name: 'Pendente: 5' })).toBeVisible();
+  await expect(page.getByRole('button', { name: `${FLAG_PRECISAO}: 4` })).toBeVisible();
+  await expectAccessible(page, 'revisão list');
+  await shot(page, '01-lista');
+
+  await tela.choose(tela.filtro('Sinalização'), FLAG_PRECISAO);
+  await expect(tela.rows()).toHaveCount(4);
+  await expect(tela.row(world.ids.ok)).toHaveCount(0);
+  await expect(page.getByText('4 registros · Página 1 de 1')).toBeVisible();
+
+  // the first record: its fields, its photo (loaded), its point on the map, its flag with the measure
+  await tela.row(world.ids.a).click();
+  await expect(tela.registro.getByRole('heading', { name: 'Unidade' })).toBeVisible();
+  await expect(tela.registro.getByText('321', { exact: true })).toBeVisible();
+  await expect(tela.registro.getByText(`${FLAG_PRECISAO}: 40 m`)).toBeVisible();
+  const foto = tela.registro.getByRole('img', { name: 'Foto 1 de 1 do registro' });
+  await expect(foto).toBeVisible();
+  await expect.poll(() => foto.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  const mapa = tela.registro.getByRole('region', { name: 'Mapa do registro' });
+  await expect(mapa).toBeVisible();
+  await expect(mapa.locator('path.revisao-ponto')).toHaveCount(1);
+  await expectAccessible(page, 'revisão record');
+  await shot(page, '02-registro');
+
+  // rejected, with a comment on NUMERO
+  await tela.button('Reprovar').click();
+  await expect(tela.dialog.getByRole('heading', { name: 'Reprovar registro' })).toBeVisible();
+  await tela.dialog.getByRole('button', { name: 'Reprovar' }).click();
+  await expect(tela.dialog.getByText('Informe o motivo da reprovação.')).toBeVisible();
+  await tela.dialog.getByRole('textbox', { name: 'Comentário' }).fill('Número da casa errado.');
+  await tela.dialog.getByRole('checkbox', { name: 'NUMERO: 321' }).check();
+  await tela.dialog.getByRole('textbox', { name: 'O que está errado em NUMERO' }).fill('A placa diz 231.');
+  await expectAccessible(page, 'reprovar dialog');
+  await shot(page, '03-reprovar');
+  await tela.dialog.getByRole('button', { name: 'Reprovar' }).click();
+  await expect(tela.dialog).toBeHidden();
+  await expect(page.getByText('Registro reprovado.')).toBeVisible();
+  await expect(tela.row(world.ids.a).getByText('Reprovado')).toBeVisible();
+  await expect(tela.registro.getByText('Número da casa errado.').first()).toBeVisible();
+  await expect(tela.registro.getByText('A placa diz 231.').first()).toBeVisible();
+  await expect(tela.registro.getByRole('list', { name: 'Decisões' })).toContainText(
+    'Reprovado por Sara Lima',
+  );
+
+  // newest first: the one above by keyboard (K), approved by keyboard (A)
+  await page.keyboard.press('k');
+  await expect(tela.row(world.ids.a)).toHaveAttribute('aria-selected', 'false');
+  const selecionada = page.locator('tr[aria-selected="true"]');
+  const id = await selecionada.getAttribute('data-registro');
+  expect(id).not.toBeNull();
+  expect(id).not.toBe(world.ids.a);
+  await page.keyboard.press('a');
+  await expect(page.getByText('Registro aprovado.')).toBeVisible();
+  await expect(tela.row(id ?? '').getByText('Aprovado')).toBeVisible();
+  await shot(page, '04-aprovado');
+
+  // the rest still pending, in bulk: two
+  await tela.choose(tela.filtro('Estado'), 'Pendente');
+  await expect(tela.rows()).toHaveCount(2);
+  await tela.button('Aprovar todos').click();
+  await expect(tela.dialog.getByRole('heading', { name: 'Aprovar 2 registros?' })).toBeVisible();
+  await expectAccessible(page, 'aprovar todos dialog');
+  await shot(page, '05-aprovar-todos');
+  await tela.dialog.getByRole('button', { name: 'Aprovar' }).click();
+  await expect(page.getByText('2 registros aprovados.')).toBeVisible();
+  await expect(page.getByText('Nenhum registro para estes filtros.')).toBeVisible();
+  await tela.choose(tela.filtro('Estado'), 'Todos');
+  await expect(tela.rows()).toHaveCount(4);
+  await expect(tela.rows().getByText('Aprovado', { exact: true })).toHaveCount(3);
+  await expect(tela.rows().getByText('Reprovado', { exact: true })).toHaveCount(1);
+
+  // the server agrees
+  const lista = await world.admin.get(`/api/revisao?projeto=${world.projetoId}&flag=precisao_baixa`);
+  const body = (await lista.json()) as { registros: { id: string; revisao: { estado: string } }[] };
+  expect(Object.fromEntries(body.registros.map((r) => [r.id, r.revisao.estado]))).toEqual({
+    [world.ids.a]: 'reprovado',
+    [world.ids.b]: 'aprovado',
+    [world.ids.c]: 'aprovado',
+    [world.ids.d]: 'aprovado',
+  });
+});
+
+test('an externo of the Interpres project reads the list and the record, with no action', async ({
+  page,
+}) => {
+  const shell = await signIn(page, world.externo.login);
+  await expect(shell.nav.getByRole('link')).toHaveText(['Home', 'Revisão']);
+  await page.goto('/backoffice/cliente');
+  await expect(page).toHaveURL('/backoffice');
+  await shell.menuLink('Revisão').click();
+  const tela = new RevisaoScreen(page);
+  await tela.chooseProjeto(world.projetoNome);
+  await expect(tela.rows()).toHaveCount(5);
+  await expect(tela.button('Aprovar todos')).toHaveCount(0);
+  await tela.row(world.ids.ok).click();
+  await expect(tela.registro.getByRole('img', { name: 'Foto 1 de 1 do registro' })).toBeVisible();
+  await expect(tela.button('Aprovar')).toHaveCount(0);
+  await expect(tela.button('Reprovar')).toHaveCount(0);
+  await page.keyboard.press('a');
+  await expect(tela.row(world.ids.ok).getByText('Pendente')).toBeVisible();
+  await expect(page.getByTestId('revisao-atalhos')).not.toContainText('Aprovar');
+  await expectAccessible(page, 'revisão read-only');
+  await shot(page, '06-externo');
+});
