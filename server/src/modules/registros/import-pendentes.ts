@@ -24,7 +24,7 @@ import { findUserByLogin } from '../usuarios/queries.ts';
 import { qualidadeDe, sinalizacoesLigadas } from '../revisao/flags.ts';
 import { saveColeta } from './coleta.ts';
 import { getProjetoZonas, type NewFoto } from './queries.ts';
-import { FOTO_GRANDE_DEMAIS, MAX_PHOTO_BYTES, type PhotoSweeper } from './upload.ts';
+import { FOTO_GRANDE_DEMAIS, MAX_PHOTO_BYTES, newFoto, type PhotoSweeper } from './upload.ts';
 
 /** A day of a crew's photos, stored uncompressed in the zip. */
 const MAX_ZIP_BYTES = 300 * 1024 * 1024;
@@ -107,13 +107,7 @@ export async function importPendentesRoutes(
         throw error;
       });
       stored(blob.hash);
-      fotos.push({
-        slot,
-        hash: blob.hash,
-        size: blob.size,
-        mediaType: blob.mediaType,
-        ...(blob.exif ? { exif: blob.exif } : {}),
-      });
+      fotos.push(newFoto(slot, blob));
     }
     const outcome = await saveColeta(db, flow, {
       id: envelope.id,

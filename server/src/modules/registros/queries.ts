@@ -196,6 +196,18 @@ export interface Coleta {
   defaults: Record<string, unknown>;
 }
 
+/**
+ * The flags an UPDATE of `registros` (by id = $1, eight parameters, then the quality ones from $9) sets, or none
+ * when they are not computed.
+ */
+function updateFlags(
+  qualidade: Qualidade | null,
+  of: Pick<FlagsOf, 'tecnico' | 'lat' | 'lng' | 'dataHora'>,
+): string {
+  if (!qualidade) return "'[]'::jsonb";
+  return flagsSql({ ...of, id: '$1', fluxo: 'registros.fluxo', projeto: 'registros.projeto', first: 9 });
+}
+
 /** Makes a preloaded point collected: who, when, where it really is, the collected fields, and its flags. */
 export async function collectPonto(
   tx: Queryable,
@@ -203,18 +215,7 @@ export async function collectPonto(
   coleta: Coleta,
   qualidade: Qualidade | null,
 ): Promise<void> {
-  const flags = qualidade
-    ? flagsSql({
-        id: '$1',
-        fluxo: 'registros.fluxo',
-        projeto: 'registros.projeto',
-        tecnico: '$2',
-        lat: '$3',
-        lng: '$4',
-        dataHora: '$5',
-        first: 9,
-      })
-    : "'[]'::jsonb";
+  const flags = updateFlags(qualidade, { tecnico: '$2', lat: '$3', lng: '$4', dataHora: '$5' });
   await tx.query(
     `UPDATE registros SET tecnico = $2, lat = $3, lng = $4, geom = ST_SetSRID(ST_MakePoint($4, $3), 4326),
        zona = ${zonaOf('registros.projeto', '$3', '$4')},
@@ -267,18 +268,7 @@ export async function reviseRegistro(
     [revisao.id],
   );
   await tx.query('DELETE FROM fotos WHERE registro = $1', [revisao.id]);
-  const flags = revisao.qualidade
-    ? flagsSql({
-        id: '$1',
-        fluxo: 'registros.fluxo',
-        projeto: 'registros.projeto',
-        tecnico: '$3',
-        lat: '$4',
-        lng: '$5',
-        dataHora: '$6',
-        first: 9,
-      })
-    : "'[]'::jsonb";
+  const flags = updateFlags(revisao.qualidade, { tecnico: '$3', lat: '$4', lng: '$5', dataHora: '$6' });
   await tx.query(
     `UPDATE registros SET versao = $2, tecnico = $3, lat = $4, lng = $5,
        geom = ST_SetSRID(ST_MakePoint($5, $4), 4326), zona = ${zonaOf('registros.projeto', '$4', '$5')},

@@ -5,7 +5,7 @@ import type { FlowDefinition } from '@novus/domain/flows/flow';
 import { z } from '@novus/domain/zod';
 import type { Queryable } from '../../db/database.ts';
 import { badRequest, conflict, parseInput, tooLarge, unsupportedMedia } from '../../errors.ts';
-import { type BlobStore, NotAnImageError } from '../../storage/blob-store.ts';
+import { type BlobStore, NotAnImageError, type StoredBlob } from '../../storage/blob-store.ts';
 import { findFotos, type NewFoto, referencedHashes } from './queries.ts';
 
 /** The largest photo taken, by the sync's upload and by an import of pendentes. */
@@ -70,6 +70,17 @@ export async function heldPhotos(
     held.set(row.hash, { size: Number(row.size), mediaType: row.media_type });
   }
   return held;
+}
+
+/** The photo row of a photo just stored, with what its EXIF says (issue 24's photo-evidence flags). */
+export function newFoto(slot: number, blob: StoredBlob): NewFoto {
+  return {
+    slot,
+    hash: blob.hash,
+    size: blob.size,
+    mediaType: blob.mediaType,
+    ...(blob.exif ? { exif: blob.exif } : {}),
+  };
 }
 
 /** A photo's name is only a slot number ('2.jpg'): one with a path, a control character or 255+ characters is a trick. */
@@ -145,13 +156,7 @@ export async function readUpload<Admitted>(
     });
     handlers.stored(blob.hash);
     used.add(slot);
-    fotos.push({
-      slot,
-      hash: blob.hash,
-      size: blob.size,
-      mediaType: blob.mediaType,
-      ...(blob.exif ? { exif: blob.exif } : {}),
-    });
+    fotos.push(newFoto(slot, blob));
   }
   admission ??= { admitted: await handlers.admit(fields) };
   const named = fields[FOTOS_NO_SERVIDOR];
