@@ -9,7 +9,7 @@ import { SUPERVISOR_PASSWORD } from '../support/extrator-pages';
 import { LoginPage } from '../support/login-page';
 import { FLAG_PRECISAO, RevisaoScreen, type RevisaoWorld, setUpRevisaoWorld } from '../support/revisao-pages';
 import { DESKTOP } from '../support/screens';
-import { realJpeg } from '../support/supervisor-pages';
+import { isColour, realJpeg, SupervisorScreen } from '../support/supervisor-pages';
 
 test.use({ viewport: DESKTOP });
 
@@ -128,6 +128,43 @@ test('a supervisor reviews the flagged records: rejects one on a field, approves
     [world.ids.c]: 'aprovado',
     [world.ids.d]: 'aprovado',
   });
+});
+
+test('the supervisor map colours the reviewed points by state and shows only the flagged ones', async ({
+  page,
+}) => {
+  const shell = await signIn(page, world.supervisor.login);
+  await shell.menuLink('Supervisao').click();
+  const mapa = new SupervisorScreen(page);
+  await mapa.chooseProjeto(world.projetoNome);
+  await mapa.clusterizar.uncheck();
+  await expect.poll(async () => (await mapa.drawn()).pontos).toBe(5);
+  const colorir = page.getByRole('checkbox', { name: 'Colorir por revisão' });
+  const somente = page.getByRole('checkbox', { name: 'Somente sinalizados' });
+  await expect(colorir).not.toBeChecked();
+  await expect(somente).not.toBeChecked();
+  // by layer, as before: the rejected unit is the units' blue
+  const rejeitada = await mapa.waitForPoint('hc', world.ids.a);
+  expect(isColour(await mapa.canvasPixel(rejeitada.x, rejeitada.y), [0x15, 0x65, 0xc0])).toBe(true);
+
+  await colorir.check();
+  await expect(page.getByRole('list', { name: 'Cores da revisão' })).toContainText('Reprovado');
+  const cor = async (id: string, fluxo: 'hc' | 'poste' = 'hc') => {
+    const pixel = await mapa.waitForPoint(fluxo, id);
+    return mapa.canvasPixel(pixel.x, pixel.y);
+  };
+  await expect.poll(async () => isColour(await cor(world.ids.a), [0xc6, 0x28, 0x28])).toBe(true);
+  await expect.poll(async () => isColour(await cor(world.ids.b), [0x2e, 0x7d, 0x32])).toBe(true);
+  await expect.poll(async () => isColour(await cor(world.ids.ok), [0x75, 0x75, 0x75])).toBe(true);
+
+  await somente.check();
+  await expect.poll(async () => (await mapa.drawn()).pontos).toBe(4);
+  await mapa.clickAt(await mapa.waitForPoint('hc', world.ids.a));
+  const revisao = page.getByTestId('supervisor-popup-revisao');
+  await expect(revisao).toContainText('Revisão: Reprovado');
+  await expect(revisao).toContainText(`${FLAG_PRECISAO}: 40 m`);
+  await expectAccessible(page, 'supervisor map by review');
+  await shot(page, '07-mapa-revisao');
 });
 
 test('an externo of the Interpres project reads the list and the record, with no action', async ({

@@ -41,6 +41,11 @@ export function reprovacaoErros(
   return erros;
 }
 
+function semErro(erros: Record<string, string>, campo: string): Record<string, string> {
+  const { [campo]: _removido, ...resto } = erros;
+  return resto;
+}
+
 export function ReprovarDialog({ open, campos, busy, onCancel, onConfirm }: Props) {
   return (
     <Dialog
@@ -84,7 +89,10 @@ function ReprovarForm({ campos, busy, onCancel, onConfirm }: Omit<Props, 'open'>
             multiline
             minRows={3}
             value={comentario}
-            onChange={(event) => setComentario(event.target.value)}
+            onChange={(event) => {
+              setComentario(event.target.value);
+              if (erros[''] !== undefined && event.target.value.trim() !== '') setErros(semErro(erros, ''));
+            }}
             error={erros[''] !== undefined}
             helperText={erros[''] ?? 'O técnico lê este comentário no aparelho.'}
             autoFocus
@@ -119,9 +127,12 @@ function ReprovarForm({ campos, busy, onCancel, onConfirm }: Omit<Props, 'open'>
                       label={`O que está errado em ${campo.label}`}
                       size="small"
                       value={marcados[campo.nome] ?? ''}
-                      onChange={(event) =>
-                        setMarcados((current) => ({ ...current, [campo.nome]: event.target.value }))
-                      }
+                      onChange={(event) => {
+                        const texto = event.target.value;
+                        setMarcados((current) => ({ ...current, [campo.nome]: texto }));
+                        if (erros[campo.nome] !== undefined && texto.trim() !== '')
+                          setErros(semErro(erros, campo.nome));
+                      }}
                       error={erros[campo.nome] !== undefined}
                       helperText={erros[campo.nome]}
                       sx={{ ml: 4 }}

@@ -213,7 +213,10 @@ function Historico({ registro }: { registro: ItemRevisao }) {
       </Typography>
       <LoadContent load={historico} loadingLabel="Carregando histórico">
         {({ decisoes, versoes }) => (
-          <Stack spacing={1}>
+          <Stack spacing={0.5}>
+            <Typography component="h4" variant="body2" sx={{ fontWeight: 600 }}>
+              Decisões
+            </Typography>
             {decisoes.length === 0 ? (
               <Typography variant="body2">Nenhuma decisão ainda.</Typography>
             ) : (
@@ -232,6 +235,9 @@ function Historico({ registro }: { registro: ItemRevisao }) {
                 ))}
               </Box>
             )}
+            <Typography component="h4" variant="body2" sx={{ fontWeight: 600 }}>
+              Versões enviadas
+            </Typography>
             <Box component="ol" sx={{ m: 0, pl: 2.5 }} aria-label="Versões">
               {versoes.map((versao) => (
                 <Typography component="li" variant="body2" key={versao.versao}>
