@@ -4,8 +4,10 @@
 import { expect, test } from '@playwright/test';
 import { expectAccessible } from '../support/axe';
 import { acceptDialogs, openProjetoMenu, signInSynced, WizardPage } from '../support/collect-pages';
+import { addPhoto } from '../support/collect-checks';
 import {
   type CollectWorld,
+  GPS,
   makeJpeg,
   setUpWorld,
   TECHNICIAN_PHONE,
@@ -154,4 +156,91 @@ test('a rejected unit comes back to the phone, is fixed offline and returns as r
   expect(await (await world.admin.get(corrigida?.fotos[0] ?? '')).body()).toEqual(fotoOriginal);
   const aprovada = await decidir(world.admin, id, { estado: 'aprovado', versao: 2 });
   expect(aprovada.revisao).toMatchObject({ estado: 'aprovado', versao: 2 });
+});
+
+test.describe('a preloaded point', () => {
+  let pontos: CollectWorld;
+
+  test.beforeAll(async () => {
+    pontos = await setUpWorld({
+      fluxos: 'ip',
+      pontos: {
+        pontosIP: [
+          {
+            coordenadas: [GPS.latitude + 0.0001, GPS.longitude - 0.00015],
+            idConcessionaria: 'IP-100',
+            idCircuito: 'C-7',
+            quantidadeCompartilhamento: 2,
+          },
+        ],
+      },
+    });
+  });
+  test.afterAll(async () => {
+    await pontos.admin.dispose();
+  });
+
+  test('rejected after its collection, comes back the same way and is corrected as revision 2', async ({
+    page,
+  }) => {
+    test.setTimeout(180_000);
+    acceptDialogs(page);
+    const home = await signInSynced(page, { login: pontos.tecnico.login, password: TECNICO_PASSWORD });
+    const menu = await openProjetoMenu(page, pontos.projetoNome);
+    await menu.getByRole('link', { name: 'Uso Mútuo / IP' }).click();
+    const wizard = new WizardPage(page);
+    await page.locator('path.mapa-ip').click();
+    await page.getByRole('checkbox', { name: 'Possui IP', exact: true }).check();
+    await addPhoto(page, 'Foto 1', 'IP 1');
+    await wizard.gravar.click();
+    await expect(page.getByText('Ponto gravado no aparelho.')).toBeVisible();
+    await page.goto('/');
+    await home.compactar.click();
+    await expect(home.status).toHaveText('Compactacao concluida com sucesso', { timeout: 60_000 });
+    await home.sync();
+    await home.expectSynced();
+
+    const [coletado] = await revisaoList(pontos.admin, pontos.projetoId);
+    const id = coletado?.id ?? '';
+    expect(coletado).toMatchObject({ dados: { idCircuito: 'C-7' }, revisao: { versao: 1 } });
+    await decidir(pontos.admin, id, {
+      estado: 'reprovado',
+      comentario: 'Circuito errado.',
+      campos: { idCircuito: 'A placa do poste diz C-9.' },
+      versao: 1,
+    });
+
+    await home.sync();
+    await home.expectSynced();
+    await expect(page.getByTestId('correcoes')).toContainText('Correções: 1 registro reprovado');
+    await page.getByTestId('correcoes').getByRole('link', { name: 'Ver' }).click();
+    const list = new CorrecoesList(page);
+    await expect(list.items.first()).toContainText('Circuito errado.');
+    await list.items.first().click();
+    const record = new CorrecaoRecord(page);
+    await expect(record.pedida).toContainText('Correção pedida: Circuito errado.');
+    const circuito = record.field('ID do circuito');
+    await expect(circuito).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByText('A placa do poste diz C-9.')).toBeVisible();
+    await expect(page.getByRole('img', { name: 'Miniatura da Foto 1' })).toBeVisible();
+    await expectAccessible(page, 'correção de ponto');
+    await shot(page, 'correcao-ponto');
+    await circuito.fill('C-9');
+    await record.gravar.click();
+    await expect(list.heading()).toBeVisible();
+    await page.getByRole('link', { name: 'Voltar' }).click();
+    await expect(home.pendentes('Uso Mútuo / IP', 1)).toBeVisible();
+    await home.sync();
+    await home.expectSynced();
+    await expect(home.pendentes('Uso Mútuo / IP', 0)).toBeVisible();
+    await expect(page.getByTestId('correcoes')).toHaveCount(0);
+
+    const [corrigido] = await revisaoList(pontos.admin, pontos.projetoId);
+    expect(corrigido).toMatchObject({
+      id,
+      dados: { idCircuito: 'C-9', idConcessionaria: 'IP-100' },
+      revisao: { estado: 'pendente', versao: 2 },
+    });
+    expect(corrigido?.fotos).toHaveLength(1);
+  });
 });
