@@ -421,4 +421,29 @@ test('the supervisor includes the review and its flags in the files, and filters
   await expect(extrator.arquivo(extrator.kml, 'Unidades', 0)).toHaveAttribute('href', /estado=aprovado/);
   await extrator.choose(estado, 'Todos');
   await expect(extrator.arquivo(extrator.csv, 'Unidades', 4)).toBeVisible();
+
+  // the Relatórios offer the same choice for a technician's day
+  await shell.menuLink('Relatórios').click();
+  const relatorio = new RelatorioScreen(page);
+  await relatorio.chooseProjeto(world.projetoNome);
+  const dia2 = relatorio.tecnicosTable(DIA_2.tela);
+  await expect(dia2.getByRole('rowheader')).toHaveCount(2);
+  await page.getByRole('checkbox', { name: 'Incluir revisão e sinalizações' }).check();
+  const csvDoDia = dia2.getByRole('link', { name: `CSV de ${world.tecnico.nome}` });
+  await expect(csvDoDia).toHaveAttribute('href', /[?&]revisao=1(&|$)/);
+  await expectAccessible(page, 'relatorio com revisão');
+  const dia = readCsv((await download(page, csvDoDia, (name) => testInfo.outputPath(name))).file);
+  expect(dia.headers).toEqual([
+    'FLUXO',
+    'ID',
+    'TECNICO',
+    'DATA',
+    'UTM_E',
+    'UTM_N',
+    'Revisão',
+    'Versão',
+    'Sinalizações',
+  ]);
+  await relatorio.choose(relatorio.combobox('Estado da revisão'), 'Reprovado');
+  await expect(relatorio.noData).toBeVisible();
 });

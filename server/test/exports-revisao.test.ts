@@ -4,7 +4,7 @@
 // Portuguese; without them every file is what it was, byte for byte.
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Extracao } from '@novus/domain/export/api';
+import type { Extracao, RelatorioTecnico } from '@novus/domain/export/api';
 import { flagText } from '@novus/domain/export/revisao';
 import { FLOW_BY_KEY } from '@novus/domain/flows/registry';
 import type { Flag } from '@novus/domain/revisao';
@@ -329,6 +329,22 @@ describe('review state and flags in the exports', () => {
     expect(csv.rows.map((row) => row.ID)).toEqual([ids.u2]);
   });
 
+  it('counts and links a technician’s day in the Relatórios with the review’s choice', async () => {
+    const relatorio = async (query: string) => {
+      const response = await get(`/api/relatorio/${campo.projeto}?data=2026-11-21${query}`);
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<RelatorioTecnico[]>();
+    };
+    const [todos] = await relatorio('');
+    expect(todos).toMatchObject({ contagens: { hc: 3, poste: 1, arvore: 1 }, total: 5 });
+    expect(todos?.csv).toBe(tecnicoDia());
+    const [sinalizados] = await relatorio('&revisao=1&flag=qualquer');
+    expect(sinalizados).toMatchObject({ contagens: { hc: 2, poste: 1 }, total: 3 });
+    expect(sinalizados?.csv).toBe(tecnicoDia('&revisao=1&flag=qualquer'));
+    expect(sinalizados?.kml).toBe(tecnicoDiaKml('&revisao=1&flag=qualquer'));
+    expect(await relatorio('&estado=reprovado&flag=nenhuma')).toEqual([]);
+  });
+
   it('refuses a review choice it does not know, in Portuguese', async () => {
     const cases: [string, RegExp][] = [
       [`${extrator('unidades.csv')}?revisao=sim`, /Parâmetro revisao inválido/],
@@ -337,6 +353,7 @@ describe('review state and flags in the exports', () => {
       [`${extrator('fotos.zip')}?flag=gps`, /Sinalização inválida/],
       [kml('unidade', '?estado=ok'), /Estado da revisão inválido/],
       [`/api/extrator/${campo.projeto}?flag=todas`, /Sinalização inválida/],
+      [`/api/relatorio/${campo.projeto}?data=2026-11-21&estado=todos`, /Estado da revisão inválido/],
       [tecnicoDia('&revisao=2'), /Parâmetro revisao inválido/],
       [tecnicoDiaKml('&estado=APROVADO'), /Estado da revisão inválido/],
     ];

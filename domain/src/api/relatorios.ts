@@ -19,7 +19,7 @@ export const listRelatorio = endpoint({
   path: '/api/relatorio/:projeto',
   summary: 'O relatório diário do projeto.',
   ...deProjeto,
-  query: diaSchema,
+  query: comRevisaoExport(diaSchema),
   ok: {
     status: 200,
     description: 'O relatório do dia: uma linha por técnico.',

@@ -7,6 +7,7 @@ import type { Coluna } from '@novus/domain/export/columns';
 import { COLUNAS_BASE, FORMULA_START, FUSO_HORARIO } from '@novus/domain/export/columns';
 import { SEPARADORES_DECIMAIS, type SeparadorDecimal } from '@novus/domain/export/decimal';
 import { type Periodo, periodoSchema } from '@novus/domain/export/periodo';
+import { revisaoParams } from '@novus/domain/export/revisao';
 import { FLOWS } from '@novus/domain/flows/registry';
 import { stringify } from 'csv-stringify/sync';
 import { route, SENT } from '../../contract.ts';
@@ -41,7 +42,13 @@ export async function relatorioRoutes(app: FastifyInstance, deps: ExportDeps) {
   route(app, access, api.listRelatorio, async ({ params, request }) => {
     const projeto = await readableProjeto(deps, request, params.projeto);
     const { data } = parseInput(diaSchema, request.query);
-    const rows = await registrosPorTecnicoDia(db, filtro(projeto, { dataInicio: data, dataFim: data }));
+    const revisao = revisaoOf(request);
+    const rows = await registrosPorTecnicoDia(
+      db,
+      filtro(projeto, { dataInicio: data, dataFim: data, ...filtroRevisao(revisao) }),
+    );
+    // The files carry the review's choice, as the Extrator's do.
+    const query = new URLSearchParams([['data', data], ...revisaoParams(revisao)]).toString();
     const byTecnico = new Map<string, RelatorioTecnico>();
     for (const row of rows) {
       if (row.tecnico === null) continue;
@@ -49,8 +56,8 @@ export async function relatorioRoutes(app: FastifyInstance, deps: ExportDeps) {
         tecnico: { id: row.tecnico, nome: row.tecnico_nome ?? '' },
         contagens: {},
         total: 0,
-        csv: `/api/relatorio/${projeto.id}/${row.tecnico}.csv?data=${data}`,
-        kml: `/api/relatorio/${projeto.id}/${row.tecnico}.kml?data=${data}`,
+        csv: `/api/relatorio/${projeto.id}/${row.tecnico}.csv?${query}`,
+        kml: `/api/relatorio/${projeto.id}/${row.tecnico}.kml?${query}`,
       };
       entry.contagens[row.fluxo] = row.registros;
       entry.total += row.registros;

@@ -10,6 +10,7 @@ import { LOAD_FAILURE } from './messages';
 import { PeriodoSelects, usePeriodo, type PeriodoEscolhido } from './PeriodoSelects';
 import { ProjetoPageHead } from './ProjetoPageHead';
 import { RevisaoFiltros } from './RevisaoFiltros';
+import { SectionPaper } from './SectionPaper';
 import { useApiLoad } from './use-api-load';
 import { useProjetoDatas } from './use-projeto-datas';
 
@@ -32,7 +33,11 @@ export function ExtratorPage() {
           <PeriodoSelects id="extrator" datas={dias} periodo={periodo} onChange={setPeriodo} />
         )}
       </ProjetoPageHead>
-      {projetoId !== '' && <RevisaoFiltros value={revisao} onChange={setRevisao} />}
+      {projetoId !== '' && (
+        <SectionPaper title="Revisão">
+          <RevisaoFiltros id="extrator-revisao" value={revisao} onChange={setRevisao} />
+        </SectionPaper>
+      )}
       <LoadContent load={datas} loadingLabel="Carregando datas">
         {() => <Arquivos projetoId={projetoId} periodo={periodo} revisao={revisao} />}
       </LoadContent>

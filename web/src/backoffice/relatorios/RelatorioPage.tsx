@@ -1,12 +1,16 @@
 // 'Relatórios': a project of the user's, one of its days, what each technician collected that day with their
-// CSV and KML, and the productivity over a range of days (SPEC.md section 2 'Reports screen').
+// CSV and KML (with the review's columns and filters if asked, issue 24), and the productivity over a range of days
+// (SPEC.md section 2 'Reports screen').
+import { useState } from 'react';
 import { Alert, Stack } from '@mui/material';
 import { listRelatorio } from '@novus/domain/api/relatorios';
+import type { RevisaoExport } from '@novus/domain/export/revisao';
 import { DataSelect } from '../extrator/DataSelect';
 import { formatDia } from '../extrator/datas';
 import { LoadContent } from '../extrator/LoadContent';
 import { LOAD_FAILURE, NO_DATA } from '../extrator/messages';
 import { ProjetoPageHead } from '../extrator/ProjetoPageHead';
+import { RevisaoFiltros } from '../extrator/RevisaoFiltros';
 import { SectionPaper } from '../extrator/SectionPaper';
 import { useApiLoad, useScopedChoice } from '../extrator/use-api-load';
 import { useProjetoDatas } from '../extrator/use-projeto-datas';
@@ -49,13 +53,15 @@ export function RelatorioPage() {
 }
 
 function Tecnicos({ projetoId, data }: { projetoId: string; data: string }) {
+  const [revisao, setRevisao] = useState<RevisaoExport>({});
   const relatorio = useApiLoad(
-    JSON.stringify([projetoId, data]),
-    (api) => api.call(listRelatorio, { params: { projeto: projetoId }, query: { data } }),
+    JSON.stringify([projetoId, data, revisao.revisao, revisao.estado, revisao.flag]),
+    (api) => api.call(listRelatorio, { params: { projeto: projetoId }, query: { data, ...revisao } }),
     LOAD_FAILURE.relatorio,
   );
   return (
     <SectionPaper title={`Técnicos em ${formatDia(data)}`}>
+      <RevisaoFiltros id="relatorio-revisao" value={revisao} onChange={setRevisao} />
       <LoadContent load={relatorio} loadingLabel="Carregando relatório">
         {(rows) =>
           rows.length === 0 ? (
