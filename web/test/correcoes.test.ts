@@ -6,8 +6,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CorrecaoRemota } from '@novus/domain/api/revisao';
 import { type FlowDefinition, uploadEnvelopeSchema } from '@novus/domain/flows/flow';
 import { ipFlow } from '@novus/domain/flows/ip';
+import { posteFlow } from '@novus/domain/flows/poste';
 import { FLOWS } from '@novus/domain/flows/registry';
 import { unidadeFlow } from '@novus/domain/flows/unidade';
+import { saveRecord } from '../src/collect/shared/save-record';
 import { type LocalProjeto, NovusDatabase } from '../src/offline/db';
 import { isPending, type LocalColeta, RecordStore } from '../src/offline/records';
 import {
@@ -344,6 +346,60 @@ describe('corrections on the phone', () => {
     expect(server.uploads.length).toBe(1);
     expect(server.revisoes).toEqual(new Set([`${UNIDADE}@2`]));
     expect(await records.getByID(unidadeFlow, UNIDADE)).toBeUndefined();
+  });
+
+  it('Gravar on a correction saves the next revision for any flow, a pole too, keeping the server photos not replaced', async () => {
+    const poste = '0190a1b2-c3d4-7e5f-8a9b-0000000000c1';
+    const url = `/api/fotos/${poste}/1`;
+    SERVER_FOTOS.set(url, photo(7));
+    const dados = {
+      tipo: 'CONCRETO DUPLO T',
+      altura: '11',
+      carga: '300',
+      tipoRedeEletrica: 'MISTA',
+      aterramento: true,
+      equipamentoRedeEnergia: 'NAO POSSUI',
+    };
+    server.correcoes = [
+      {
+        fluxo: 'poste',
+        registro: {
+          _id: poste,
+          projeto: PROJETO.id,
+          coordenadas: AQUI,
+          dataHora: START,
+          fotos: [url],
+          ...dados,
+        },
+        fotos: [await fotoRef(url, 1)],
+        revisao: {
+          versao: 1,
+          comentario: 'Altura errada.',
+          campos: { altura: 'É 12.' },
+          revisor: 'Ana',
+          em: 1,
+        },
+      },
+    ];
+    await sync();
+    const stored = await records.getByID(posteFlow, poste);
+    if (!stored) throw new Error('the correction was not stored');
+    clock += 1000;
+    const saved = await saveRecord({
+      records,
+      flow: posteFlow,
+      projeto: { id: PROJETO.id },
+      editing: stored,
+      point: AQUI,
+      fotos: [null, null, null],
+      fotosServidor: stored.fotosServidor,
+      tecnico: 'Maria',
+      values: { ...dados, altura: '12' },
+    });
+    expect(saved).toMatchObject({ versao: 2, imagensCompactadas: true, dados: { altura: '12' } });
+    expect(saved.sincronizadoEm).toBeUndefined();
+    expect(saved.fotosServidor?.map((foto) => foto.slot)).toEqual([1]);
+    expect(await records.pending(posteFlow)).toHaveLength(1);
   });
 
   it('an older server (404) has no corrections and clears none; a network failure fails the sync', async () => {

@@ -97,9 +97,12 @@ export function FlowWizard({ flow, ui }: Props) {
     // A record already collected and on the server is only shown on its screen (corrections go through the
     // back office); a preloaded point not yet collected opens for collection. A list's record (LPT Agiltec)
     // may be collected again: the server keeps every collection.
+    // A record the reviewer rejected (issue 24) opens on its screen too, with the reviewer's comment.
     if (
       record.sincronizadoEm &&
-      (flow.lifecycle === 'coleta' || (flow.lifecycle === 'ponto' && record.coletado))
+      (flow.lifecycle === 'coleta' ||
+        (flow.lifecycle === 'ponto' && record.coletado) ||
+        record.correcao !== undefined)
     ) {
       navigate(`/${flow.recordPath}/${encodeURIComponent(record.id)}`);
       return;
