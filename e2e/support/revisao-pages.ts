@@ -63,6 +63,8 @@ export interface RevisaoWorld {
   projetoNome: string;
   supervisor: { login: string };
   externo: { login: string };
+  /** Paula, the technician. */
+  tecnico: { login: string };
   /** Paula's records: four flagged by accuracy (a..d), one not (ok). */
   ids: { a: string; b: string; c: string; d: string; ok: string };
 }
@@ -140,5 +142,5 @@ export async function setUpRevisaoWorld(jpeg: Buffer): Promise<RevisaoWorld> {
     ok: await unidade(4, lugar(2, 1), '5', '325'),
   };
   await paula.dispose();
-  return { admin, projetoId, projetoNome, supervisor, externo, ids };
+  return { admin, projetoId, projetoNome, supervisor, externo, tecnico: { login: tecnico }, ids };
 }

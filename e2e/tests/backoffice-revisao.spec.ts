@@ -9,17 +9,21 @@ import { SUPERVISOR_PASSWORD } from '../support/extrator-pages';
 import { LoginPage } from '../support/login-page';
 import { FLAG_PRECISAO, RevisaoScreen, type RevisaoWorld, setUpRevisaoWorld } from '../support/revisao-pages';
 import { DESKTOP } from '../support/screens';
-import { isColour, realJpeg, SupervisorScreen } from '../support/supervisor-pages';
+import { TECNICO_PASSWORD } from '../support/collect-setup';
+import { apiAs } from '../support/extrator-pages';
+import { enviar, isColour, lugar, realJpeg, SupervisorScreen, UNIDADE } from '../support/supervisor-pages';
 
 test.use({ viewport: DESKTOP });
 
 const SHOTS = '/tmp/rev-shots';
 let world: RevisaoWorld;
 
+let jpeg: Buffer;
+
 test.beforeAll(async ({ browser }) => {
   fs.mkdirSync(SHOTS, { recursive: true });
   const page = await browser.newPage();
-  const jpeg = await realJpeg(page);
+  jpeg = await realJpeg(page);
   await page.close();
   world = await setUpRevisaoWorld(jpeg);
 });
@@ -188,4 +192,40 @@ test('an externo of the Interpres project reads the list and the record, with no
   await expect(page.getByTestId('revisao-atalhos')).not.toContainText('Aprovar');
   await expectAccessible(page, 'revisão read-only');
   await shot(page, '06-externo');
+});
+
+test('a decision on a revision the technician has replaced meanwhile is refused, and the new one shown', async ({
+  page,
+}) => {
+  const shell = await signIn(page, world.supervisor.login);
+  await shell.menuLink('Revisão').click();
+  const tela = new RevisaoScreen(page);
+  await tela.chooseProjeto(world.projetoNome);
+  await tela.row(world.ids.a).click();
+  await expect(tela.registro).toContainText('versão 1');
+  await expect(tela.row(world.ids.a).getByText('Reprovado')).toBeVisible();
+
+  // Paula sends the corrected unit while the supervisor looks at the rejected revision
+  const paula = await apiAs(world.tecnico.login, TECNICO_PASSWORD);
+  await enviar(
+    paula,
+    'unidade',
+    world.projetoId,
+    lugar(0, 0),
+    { ...UNIDADE, id: world.ids.a, versao: '2', numero: '231', precisao: '4', dataHora: String(Date.now()) },
+    [jpeg],
+  );
+  await paula.dispose();
+
+  await tela.button('Aprovar').click();
+  await expect(page.getByRole('alert').filter({ hasText: 'nova versão' })).toBeVisible();
+  await expect(tela.registro).toContainText('versão 2');
+  await expect(tela.row(world.ids.a).getByText('Pendente')).toBeVisible();
+  await expect(tela.registro.getByText('231', { exact: true })).toBeVisible();
+  await shot(page, '08-conflito');
+
+  await tela.button('Aprovar').click();
+  await expect(page.getByText('Registro aprovado.')).toBeVisible();
+  await expect(tela.registro.getByRole('list', { name: 'Decisões' })).toContainText('(versão 2)');
+  await expect(tela.registro.getByRole('list', { name: 'Versões' }).getByRole('listitem')).toHaveCount(2);
 });

@@ -200,6 +200,8 @@ export function RevisaoShow({
 /** Every decision (who, when, comment, fields) and every revision the technician sent. */
 function Historico({ registro }: { registro: ItemRevisao }) {
   const { id, revisao } = registro;
+  // a decision names fields as the record does; shown by their labels
+  const rotulos = new Map(camposDoRegistro(registro.fluxo, registro.dados).map((c) => [c.nome, c.label]));
   // a new decision or revision of the record asks again
   const historico = useApiLoad(
     JSON.stringify([id, revisao.versao, revisao.estado, revisao.em]),
@@ -228,7 +230,7 @@ function Historico({ registro }: { registro: ItemRevisao }) {
                     {decisao.comentario !== null && decisao.comentario !== '' && `: ${decisao.comentario}`}
                     {Object.entries(decisao.campos).map(([campo, texto]) => (
                       <Box component="span" key={campo} sx={{ display: 'block', pl: 1 }}>
-                        {campo}: {texto}
+                        {rotulos.get(campo) ?? campo}: {texto}
                       </Box>
                     ))}
                   </Typography>
