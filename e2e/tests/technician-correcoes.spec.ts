@@ -126,6 +126,22 @@ test('a rejected unit comes back to the phone, is fixed offline and returns as r
   await expect(list.items.first()).toContainText('Corrigido: aguardando sincronização');
   await expectAccessible(page, 'correções corrigida');
   await shot(page, 'correcoes-corrigida');
+  // opened again, offline: saved, no longer pointed at, both photos in the gallery
+  await list.items.first().click();
+  await expect(
+    page.getByText('Correção gravada no aparelho: será enviada na próxima sincronização.'),
+  ).toBeVisible();
+  await expect(numero).toHaveValue('54');
+  await expect(numero).not.toHaveAttribute('aria-invalid', 'true');
+  await page.getByRole('link', { name: 'Ver fotos' }).click();
+  const galeria = page.getByRole('img', { name: /^Foto \d$/ });
+  await expect(galeria).toHaveCount(2);
+  for (const foto of await galeria.all()) {
+    await expect.poll(() => foto.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  }
+  await expectAccessible(page, 'fotos da correção');
+  await shot(page, 'correcao-fotos');
+  await page.goto('/correcoes');
   await page.getByRole('link', { name: 'Voltar' }).click();
   await expect(home.pendentes('Unidades', 1)).toBeVisible();
   await expect(page.getByTestId('correcoes')).toHaveCount(0);

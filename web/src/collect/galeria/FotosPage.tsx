@@ -27,8 +27,17 @@ export function FotosPage({ flow }: { flow: FlowDefinition }) {
         reportFailure(DEVICE_FAILURE.read(flow.labels.record), error);
         return undefined;
       });
-      const blobs = (record?.fotos ?? []).filter((foto): foto is Blob => foto !== null);
-      let urls = record?.fotosUrls ?? [];
+      // A correction (issue 24) shows the server's photos it keeps, from the copies the sync fetched when it has them.
+      const kept = (record?.fotosServidor ?? []).filter((foto) => !record?.fotos[foto.slot]);
+      const blobs = [
+        ...(record?.fotos ?? []).flatMap((blob, slot) => (blob ? [{ slot, blob }] : [])),
+        ...kept.flatMap(({ slot, blob }) => (blob ? [{ slot, blob }] : [])),
+      ]
+        .sort((a, b) => a.slot - b.slot)
+        .map(({ blob }) => blob);
+      let urls = record?.fotosServidor
+        ? kept.flatMap((foto) => (foto.blob ? [] : [foto.url]))
+        : (record?.fotosUrls ?? []);
       if (blobs.length === 0 && urls.length === 0 && navigator.onLine)
         urls = await transport.listFotos(flow, id);
       if (active) setState({ blobs, urls, loaded: true });
