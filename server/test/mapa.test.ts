@@ -551,7 +551,7 @@ describe('supervisor map', () => {
         const status = (nome: Nome) => pontos.find((ponto) => ponto.nome === nome)?.status;
         expect(status('ipColetado')).toBe(COLETADO + CARREGADO + STATUS.sinalizado + STATUS.reprovado);
         expect(status('unidadeSdu')).toBe(COLETADO + STATUS.aprovado);
-        expect(status('posteMadrugada')).toBe(antes(poste.status) + STATUS.sinalizado);
+        expect(status('posteMadrugada')).toBe((antes(poste.status) ?? 0) + STATUS.sinalizado);
         // the others keep their bits
         for (const ponto of pontos) {
           if (!ids.includes(ponto.id)) expect(ponto.status, ponto.nome).toBe(outros.get(ponto.id));
