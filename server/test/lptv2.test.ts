@@ -177,6 +177,34 @@ describe('LPT Agiltec: list by project, collect, collect again', () => {
     expect(depois.coletas.every((item) => item.fotos.length === 1)).toBe(true);
   });
 
+  it('a record corrected once (issue 24) is still collected again: the new collection is kept, not a replay', async () => {
+    const { _id: id } = await registro('5001');
+    const primeira = coleta(id, { possuiCasa: 'Sim' });
+    expect((await coletar(primeira, [fakeJpeg()])).statusCode).toBe(200);
+    const supervisor = (await createSession(ctx.app, ctx.db, { roles: ['administrador'] })).cookie;
+    const rejeitar = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/revisao/${id}`,
+      headers: { cookie: supervisor },
+      payload: { estado: 'reprovado', comentario: 'Telefone errado.', versao: 1 },
+    });
+    expect(rejeitar.statusCode, rejeitar.body).toBe(200);
+    const correcao = await coletar({ ...primeira, versao: '2', telefoneAtualizado: '(41) 97777-0000' }, [
+      fakeJpeg(),
+    ]);
+    expect(correcao.json()).toMatchObject({ _id: id, versao: 2, telefoneAtualizado: '(41) 97777-0000' });
+    const outra = await coletar(
+      coleta(id, { possuiCasa: 'Em construção', dataHora: String(DATA_HORA + 2 * 86_400_000) }),
+      [fakeJpeg()],
+    );
+    expect(outra.statusCode, outra.body).toBe(200);
+    const depois = await registro('5001');
+    expect(depois.coletas[0]).toMatchObject({
+      possuiCasa: 'Em construção',
+      dataHora: DATA_HORA + 2 * 86_400_000,
+    });
+  });
+
   it('refuses a collection without telefone or possuiCasa, with the form’s messages', async () => {
     const { _id: id } = await registro('5001');
     const response = await coletar(coleta(id, { telefoneAtualizado: '', possuiCasa: 'Talvez' }), []);

@@ -93,7 +93,8 @@ export async function saveColeta(
       return { kind: 'clash' };
     }
     const replay = { kind: 'replay', id: stored.id } as const;
-    if (upload.versao > 1 || stored.versao > 1) return revise(tx, stored, upload);
+    // Only a correction goes this way: a list's record corrected once is still collected again as before.
+    if (upload.versao > 1) return revise(tx, stored, upload);
     if (flow.lifecycle === 'coleta') return stored.tecnico === upload.tecnico ? replay : { kind: 'clash' };
     if (!stored.coletado) {
       await collect(tx, stored, upload);
