@@ -199,6 +199,7 @@ test('an administrador sets up a client, a project with zones and IP points, and
     'Extrator',
     'Relatórios',
     'Supervisao',
+    'Revisão',
   ]);
   await asSupervisor.context.close();
 
