@@ -229,3 +229,25 @@ test('a decision on a revision the technician has replaced meanwhile is refused,
   await expect(tela.registro.getByRole('list', { name: 'Decisões' })).toContainText('(versão 2)');
   await expect(tela.registro.getByRole('list', { name: 'Versões' }).getByRole('listitem')).toHaveCount(2);
 });
+
+test("the administrador sets the project's quality limits", async ({ page }) => {
+  const login = new LoginPage(page);
+  await login.signInAsAdmin('backoffice');
+  await new BackofficeShell(page).menuLink('Revisão').click();
+  const tela = new RevisaoScreen(page);
+  await tela.chooseProjeto(world.projetoNome);
+  const limites = page.getByRole('region', { name: 'Limites de qualidade' });
+  const precisao = limites.getByRole('textbox', { name: 'Precisão máxima (m)' });
+  const duplicata = limites.getByRole('textbox', { name: 'Distância de duplicata (m)' });
+  await expect(precisao).toHaveValue('15');
+  await expect(duplicata).toHaveValue('2');
+  await precisao.fill('8,5');
+  await duplicata.fill('3');
+  await limites.getByRole('button', { name: 'Gravar' }).click();
+  await expect(limites.getByText('Limites de qualidade gravados.')).toBeVisible();
+  await expect(precisao).toHaveValue('8,5');
+  await expectAccessible(page, 'limites de qualidade');
+  await shot(page, '09-limites');
+  const gravados = await world.admin.get(`/api/projeto/${world.projetoId}/qualidade`);
+  expect(await gravados.json()).toEqual({ precisaoMaxima: 8.5, distanciaDuplicata: 3 });
+});

@@ -27,10 +27,15 @@ export function LimitesQualidade({ projetoId }: { projetoId: string }) {
   );
 }
 
+/** Metres as people here write them: '8,5'. */
+function metrosTexto(metros: number): string {
+  return String(metros).replace('.', ',');
+}
+
 function LimitesForm({ projetoId, inicial }: { projetoId: string; inicial: Limites }) {
   const { api, log } = useBackofficeApi();
-  const [precisao, setPrecisao] = useState(String(inicial.precisaoMaxima));
-  const [distancia, setDistancia] = useState(String(inicial.distanciaDuplicata));
+  const [precisao, setPrecisao] = useState(metrosTexto(inicial.precisaoMaxima));
+  const [distancia, setDistancia] = useState(metrosTexto(inicial.distanciaDuplicata));
   const [erros, setErros] = useState<Partial<Record<keyof Limites, string>>>({});
   const [notice, setNotice] = useState<Notice | null>(null);
   const [busy, setBusy] = useState(false);
@@ -55,8 +60,8 @@ function LimitesForm({ projetoId, inicial }: { projetoId: string; inicial: Limit
     setBusy(true);
     try {
       const gravados = await api.call(putLimites, { params: { id: projetoId }, body: parsed.data });
-      setPrecisao(String(gravados.precisaoMaxima));
-      setDistancia(String(gravados.distanciaDuplicata));
+      setPrecisao(metrosTexto(gravados.precisaoMaxima));
+      setDistancia(metrosTexto(gravados.distanciaDuplicata));
       setNotice({ severity: 'success', text: REVISAO_TEXT.limitesGravados });
     } catch (error) {
       log(REVISAO_FAILURE.limitesGravar.log, error);

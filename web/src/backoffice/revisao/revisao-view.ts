@@ -168,10 +168,13 @@ interface KeyLike {
   target: EventTarget | null;
 }
 
-/** Whether typing there is writing text (a shortcut must not steal the letter). */
+/** Whether typing there is writing text or choosing an option (a shortcut must not steal the letter). */
 function isTextEntry(target: EventTarget | null): boolean {
   if (typeof HTMLElement === 'undefined' || !(target instanceof HTMLElement)) return false;
   if (target.isContentEditable) return true;
+  // a select or menu takes letters to find an option
+  if (target.closest('[role="combobox"], [role="listbox"], [role="menu"], [role="dialog"]') !== null)
+    return true;
   const tag = target.tagName;
   if (tag === 'TEXTAREA' || tag === 'SELECT') return true;
   if (tag !== 'INPUT') return false;
