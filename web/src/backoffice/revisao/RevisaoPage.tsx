@@ -165,23 +165,14 @@ export function RevisaoPage() {
     }
   };
 
-  /** The count the confirmation announces and the server checks: the filter's records not approved yet. */
+  /** The count the confirmation announces and the server checks: the filter's records not approved yet (`aAprovar`). */
   const perguntarAprovarTodos = async () => {
     if (answer === null) return;
     setBusy(true);
     setNotice(null);
     try {
-      const estados = filtro.estado === undefined ? (['pendente', 'reprovado'] as const) : [filtro.estado];
-      const totais = await Promise.all(
-        estados.map((estado) =>
-          estado === 'aprovado'
-            ? 0
-            : estado === filtro.estado
-              ? answer.total
-              : call(estado).then((value) => value.total),
-        ),
-      );
-      const n = totais.reduce((sum, total) => sum + total, 0);
+      // asked again: decisions made since the page came change it
+      const { aAprovar: n } = await api.call(listRevisao, { query: { ...filtro, pagina: 1 } });
       if (n === 0) setNotice({ severity: 'success', text: REVISAO_TEXT.nadaAAprovar });
       else setAAprovar(n);
     } catch (error) {
@@ -191,7 +182,6 @@ export function RevisaoPage() {
       setBusy(false);
     }
   };
-  const call = (estado: EstadoRevisao) => api.call(listRevisao, { query: { ...filtro, estado, pagina: 1 } });
 
   const aprovarTodos = async () => {
     if (aAprovar === null) return;
