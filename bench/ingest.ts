@@ -7,8 +7,9 @@
 //   INGEST_WORKERS=1,2    the worker counts to compare
 //   INGEST_SERVER_ROOT    another checkout whose server to measure (an older build, runs alternated with this one)
 //   INGEST_FLAGS=on,off   issue 24's quality flags computed by the upload (on, the default) or not (SINALIZACOES=0),
-//                         each on a fresh database, alternated; every record lands on one spot, so each upload's
-//                         near-duplicate search meets all the records before it (the worst case)
+//                         each on a fresh database, alternated
+//   INGEST_MESMO_LUGAR=1  every record on one spot (each a near duplicate of the ones before: the flags' worst
+//                         case); by default spread over a 1 km zone as a crew's records are
 import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -31,7 +32,8 @@ const CLIENT = String.raw`
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-const [origin, cookie, projeto, photoFile, plan] = process.argv.slice(1);
+const [origin, cookie, projeto, photoFile, plan, sameSpot] = process.argv.slice(1);
+const oneSpot = sameSpot === '1';
 const photo = fs.readFileSync(photoFile);
 const PAD = 527 * 1024 - photo.length;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
@@ -40,7 +42,11 @@ function field(name, value) {
   return '--' + boundary + '\r\nContent-Disposition: form-data; name="' + name + '"\r\n\r\n' + value + '\r\n';
 }
 function body() {
-  const fields = { id: crypto.randomUUID(), projeto, coordenadas: JSON.stringify({ lat: -25.435, lng: -49.275 }),
+  // Spread over 'Zona Centro' (about 1 km by 1 km) as a crew's records are; INGEST_MESMO_LUGAR=1: all on one
+  // spot, every upload a near duplicate of those before it (the flags' worst case).
+  const at = oneSpot ? { lat: -25.435, lng: -49.275 }
+    : { lat: -25.435 + (Math.random() - 0.5) * 0.009, lng: -49.275 + (Math.random() - 0.5) * 0.009 };
+  const fields = { id: crypto.randomUUID(), projeto, coordenadas: JSON.stringify(at),
     dataHora: String(Date.now()), precisao: '4', tipoUnidade: 'SDU', tipoEdificacao: 'Residencial',
     tipoImovel: 'RESIDENCIAL', numero: '10', quantidade: '1' };
   const head = Buffer.from(Object.entries(fields).map(([k, v]) => field(k, v)).join('') +
@@ -186,7 +192,16 @@ for (const { workers, flags } of runs) {
       { concurrency: 1, records: Math.ceil(RECORDS / 5) },
       { concurrency: 8, records: RECORDS },
     ];
-    const steps = (await runClientProcess(CLIENT, [origin, cookie, projeto, PHOTO, JSON.stringify(plan)]))
+    const steps = (
+      await runClientProcess(CLIENT, [
+        origin,
+        cookie,
+        projeto,
+        PHOTO,
+        JSON.stringify(plan),
+        process.env.INGEST_MESMO_LUGAR === '1' ? '1' : '0',
+      ])
+    )
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as Step)

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { hashPassword } from '../server/src/auth/passwords.ts';
 import { type Database, openPostgres } from '../server/src/db/database.ts';
 import { migrate } from '../server/src/db/migrate.ts';
+import { flagsSql, qualidadeParams } from '../server/src/modules/revisao/flags.ts';
 import { filtroSql } from '../server/src/modules/revisao/queries.ts';
 import { insertUser } from '../server/src/modules/usuarios/queries.ts';
 import { buildBenchApp, runClientProcess } from './support.ts';
@@ -132,6 +133,26 @@ try {
     console.log(`\nEXPLAIN ANALYZE (${JSON.stringify({ ...filtro, projeto: '…' })}):`);
     for (const line of plan) console.log(`  ${line['QUERY PLAN']}`);
   }
+
+  // The flags of one more upload among them (issue 24): each rule must stay an index step, never a scan.
+  const [tecnico] = await db.query<{ id: string }>(
+    "SELECT id FROM usuarios WHERE 'tecnico' = ANY(roles) ORDER BY login LIMIT 1",
+  );
+  const flags = await db.query<{ 'QUERY PLAN': string }>(
+    `EXPLAIN (ANALYZE, COSTS OFF) SELECT ${flagsSql({ id: '$1', fluxo: '$2', projeto: '$3', tecnico: '$4', lat: '$5', lng: '$6', dataHora: '$7', first: 8 })}`,
+    [
+      crypto.randomUUID(),
+      'hc',
+      projeto,
+      tecnico?.id,
+      -25.43,
+      -49.27,
+      Date.parse('2026-09-02T12:00:00Z'),
+      ...qualidadeParams({ precisao: 4, fotos: 1, exif: [], zonas: null }),
+    ],
+  );
+  console.log('\nEXPLAIN ANALYZE (the flags of one more upload):');
+  for (const line of flags) console.log(`  ${line['QUERY PLAN']}`);
 
   const app = await buildBenchApp(db, blobDir);
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -9,7 +9,11 @@ import Cursor from 'pg-cursor';
 import { to as copyTo } from 'pg-copy-streams';
 
 export interface Queryable {
-  query<Row>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+  /**
+   * `name`: a statement of a hot path (the upload's), prepared once per connection on PostgreSQL so it is not
+   * planned again on every call; one name, one SQL text. PGlite ignores it.
+   */
+  query<Row>(sql: string, params?: readonly unknown[], name?: string): Promise<Row[]>;
 }
 
 export interface Database extends Queryable {
@@ -75,8 +79,8 @@ export function openPostgres(options: PostgresOptions): Database {
   pool.on('connect', (client) => client.on('error', () => undefined));
   return {
     engine: 'postgres',
-    async query<Row>(sql: string, params: readonly unknown[] = []) {
-      const result = await pool.query(sql, [...params]);
+    async query<Row>(sql: string, params: readonly unknown[] = [], name?: string) {
+      const result = await pool.query({ text: sql, values: [...params], ...(name ? { name } : {}) });
       return result.rows as Row[];
     },
     async transaction<T>(fn: (tx: Queryable) => Promise<T>) {
@@ -86,8 +90,8 @@ export function openPostgres(options: PostgresOptions): Database {
       try {
         await client.query('BEGIN');
         const tx: Queryable = {
-          async query<Row>(sql: string, params: readonly unknown[] = []) {
-            const result = await client.query(sql, [...params]);
+          async query<Row>(sql: string, params: readonly unknown[] = [], name?: string) {
+            const result = await client.query({ text: sql, values: [...params], ...(name ? { name } : {}) });
             return result.rows as Row[];
           },
         };

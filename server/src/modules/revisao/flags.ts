@@ -53,12 +53,13 @@ export function flagsSql(r: FlagsOf): string {
       WHERE ${zonas}::uuid[] IS NOT NULL AND NOT EXISTS (
         SELECT 1 FROM zonas z WHERE z.id = ANY(${zonas}::uuid[]) AND z.projeto = pr.id AND ST_Intersects(z.geom, x.pt))
     UNION ALL SELECT 4, 'duplicata', round(min(d.m)::numeric, 1)
-      -- The nearest few by the GiST index (K nearest in degrees), then the nearest in metres decides: a crowd of
-      -- records on one spot costs a few index steps, never a scan of all of them.
+      -- Candidates in a box of the distance on the GiST index (generous east-west), at most 16 (a crowd on one
+      -- spot costs no more), then the distance in metres decides.
       FROM (SELECT ST_DistanceSphere(o.geom, x.pt) AS m FROM registros o
             WHERE o.projeto = pr.id AND o.fluxo = ${r.fluxo} AND o.id <> ${r.id} AND o.coletado
               AND o.conflito_de IS NULL
-            ORDER BY o.geom <-> x.pt LIMIT 4) d
+              AND ST_DWithin(o.geom, x.pt, pr.distancia_duplicata / 111000.0 / greatest(cos(radians(${lat})), 0.01))
+            LIMIT 16) d
       HAVING min(d.m) <= pr.distancia_duplicata
     UNION ALL SELECT 5, 'poucas_fotos', ${fotos}::numeric WHERE ${fotos}::int < ${FOTOS_ESPERADAS}
     UNION ALL SELECT 6, 'foto_hora', round(max(abs(e."tomadaEm" - ${ms})) / 60000.0)
