@@ -34,6 +34,10 @@ import fs from 'node:fs';
 import http from 'node:http';
 const [origin, cookie, projeto, photoFile, plan, sameSpot] = process.argv.slice(1);
 const oneSpot = sameSpot === '1';
+// One account sends everything: its records 15 s apart in collection time, as a crew's are, not a technician
+// crossing the zone in milliseconds (which the pace flag would mark on every record).
+let collected = Date.now() - 30 * 86400000;
+const nextDataHora = () => (collected += 15000);
 const photo = fs.readFileSync(photoFile);
 const PAD = 527 * 1024 - photo.length;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
@@ -47,7 +51,7 @@ function body() {
   const at = oneSpot ? { lat: -25.435, lng: -49.275 }
     : { lat: -25.435 + (Math.random() - 0.5) * 0.009, lng: -49.275 + (Math.random() - 0.5) * 0.009 };
   const fields = { id: crypto.randomUUID(), projeto, coordenadas: JSON.stringify(at),
-    dataHora: String(Date.now()), precisao: '4', tipoUnidade: 'SDU', tipoEdificacao: 'Residencial',
+    dataHora: String(nextDataHora()), precisao: '4', tipoUnidade: 'SDU', tipoEdificacao: 'Residencial',
     tipoImovel: 'RESIDENCIAL', numero: '10', quantidade: '1' };
   const head = Buffer.from(Object.entries(fields).map(([k, v]) => field(k, v)).join('') +
     '--' + boundary + '\r\nContent-Disposition: form-data; name="fotos"; filename="0.jpg"\r\nContent-Type: image/jpeg\r\n\r\n');

@@ -139,7 +139,7 @@ try {
     "SELECT id FROM usuarios WHERE 'tecnico' = ANY(roles) ORDER BY login LIMIT 1",
   );
   const flags = await db.query<{ 'QUERY PLAN': string }>(
-    `EXPLAIN (ANALYZE, COSTS OFF) SELECT ${flagsSql({ id: '$1', fluxo: '$2', projeto: '$3', tecnico: '$4', lat: '$5', lng: '$6', dataHora: '$7', first: 8 })}`,
+    `EXPLAIN (ANALYZE, COSTS OFF) SELECT ${flagsSql({ id: '$1', fluxo: '$2', projeto: '$3', tecnico: '$4', lat: '$5', lng: '$6', dataHora: '$7', first: 8, exif: false })}`,
     [
       crypto.randomUUID(),
       'hc',

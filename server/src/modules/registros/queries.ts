@@ -3,7 +3,7 @@ import type { Fluxo } from '@novus/domain/flows/keys';
 import type { Flag } from '@novus/domain/revisao';
 import type { Queryable } from '../../db/database.ts';
 import { fromLocalDay, untilLocalDay, userName } from '../../db/fragments.ts';
-import { type FlagsOf, flagsSql, type Qualidade, qualidadeParams } from '../revisao/flags.ts';
+import { comExif, type FlagsOf, flagsSql, type Qualidade, qualidadeParams } from '../revisao/flags.ts';
 import type { PhotoExif } from '../../storage/photo-exif.ts';
 
 export interface NewRegistro {
@@ -78,7 +78,7 @@ const zonaOf = (projeto: string, lat: string, lng: string) =>
     ORDER BY z.id LIMIT 1)`;
 
 /** The flags of the record a statement writes: its parameters as INSERT_REGISTRO numbers them. */
-const flagsOfInsert = (first: number): FlagsOf => ({
+const flagsOfInsert = (exif: boolean): FlagsOf => ({
   id: '$1',
   fluxo: '$2',
   projeto: '$3',
@@ -86,27 +86,39 @@ const flagsOfInsert = (first: number): FlagsOf => ({
   lat: '$5',
   lng: '$6',
   dataHora: '$7',
-  first,
+  first: QUALIDADE_FIRST,
+  exif,
 });
 
-/** Parameters past INSERT_REGISTRO's ten: the quality ones when flags are computed ($11–$14). */
+/** Parameters past INSERT_REGISTRO's ten: the quality ones when flags are computed ($11–$13, $14 the EXIF). */
 const QUALIDADE_FIRST = 11;
 
+/** Which flags a statement computes: none (SINALIZACOES=0), all but the EXIF rules, all. */
+type Variante = 'sem_flags' | 'flags' | 'flags_exif';
+
+const varianteOf = (registro: NewRegistro): Variante =>
+  !registro.qualidade ? 'sem_flags' : comExif(registro.qualidade) ? 'flags_exif' : 'flags';
+
 /**
- * Inserting a collected record ($1–$10 as registroParams, then $11–$14 the flags' when `withFlags`), nothing when
- * its id is stored; RETURNING is the caller's.
+ * Inserting a collected record ($1–$10 as registroParams, then the flags' as qualidadeParams), nothing when its id
+ * is stored; RETURNING is the caller's.
  */
 const insertRegistroSql = (
-  withFlags: boolean,
+  variante: Variante,
 ) => `INSERT INTO registros (id, fluxo, projeto, zona, tecnico, lat, lng,
        geom, data_hora, sincronizado_em, coletado, adicionado_app, carregado_backoffice, coleta, conflito_de, dados,
        flags)
      SELECT $1, $2, $3, ${zonaOf('$3', '$5', '$6')},
        $4, $5, $6, ST_SetSRID(ST_MakePoint($6, $5), 4326), to_timestamp($7::double precision / 1000), now(),
-       true, true, false, $8, $9, $10, ${withFlags ? flagsSql(flagsOfInsert(QUALIDADE_FIRST)) : "'[]'::jsonb"}
+       true, true, false, $8, $9, $10,
+       ${variante === 'sem_flags' ? "'[]'::jsonb" : flagsSql(flagsOfInsert(variante === 'flags_exif'))}
      ON CONFLICT (id) DO NOTHING`;
 
-const INSERT_REGISTRO = { flags: insertRegistroSql(true), semFlags: insertRegistroSql(false) };
+const INSERT_REGISTRO: Record<Variante, string> = {
+  sem_flags: insertRegistroSql('sem_flags'),
+  flags: insertRegistroSql('flags'),
+  flags_exif: insertRegistroSql('flags_exif'),
+};
 
 const registroParams = (registro: NewRegistro) => [
   registro.id,
@@ -122,12 +134,10 @@ const registroParams = (registro: NewRegistro) => [
   ...(registro.qualidade ? qualidadeParams(registro.qualidade) : []),
 ];
 
-const insertSql = (registro: NewRegistro) =>
-  registro.qualidade ? INSERT_REGISTRO.flags : INSERT_REGISTRO.semFlags;
+const insertSql = (registro: NewRegistro) => INSERT_REGISTRO[varianteOf(registro)];
 
 /** The prepared statement's name of a variant of the upload's insert (Queryable.query: one name, one text). */
-const statementName = (what: string, registro: NewRegistro) =>
-  `novus_${what}_${registro.qualidade ? 'flags' : 'sem_flags'}`;
+const statementName = (what: string, registro: NewRegistro) => `novus_${what}_${varianteOf(registro)}`;
 
 /**
  * Writes a record collected in the field, or does nothing when that id is already stored (another request
@@ -215,7 +225,14 @@ function updateFlags(
   of: Pick<FlagsOf, 'tecnico' | 'lat' | 'lng' | 'dataHora'>,
 ): string {
   if (!qualidade) return "'[]'::jsonb";
-  return flagsSql({ ...of, id: '$1', fluxo: 'registros.fluxo', projeto: 'registros.projeto', first: 9 });
+  return flagsSql({
+    ...of,
+    id: '$1',
+    fluxo: 'registros.fluxo',
+    projeto: 'registros.projeto',
+    first: 9,
+    exif: comExif(qualidade),
+  });
 }
 
 /** Makes a preloaded point collected: who, when, where it really is, the collected fields, and its flags. */

@@ -16,9 +16,12 @@ export interface Qualidade {
   zonas: string[] | null;
 }
 
-/** The four parameters Qualidade adds to a statement, in flagsSql's order. */
+/** Whether the photos' EXIF rules are part of the statement: only when a photo kept EXIF (most uploads have none). */
+export const comExif = (q: Qualidade) => q.exif.length > 0;
+
+/** The parameters Qualidade adds to a statement, in flagsSql's order: three, and the EXIF list when comExif. */
 export function qualidadeParams(q: Qualidade): unknown[] {
-  return [q.precisao ?? null, q.fotos, JSON.stringify(q.exif), q.zonas];
+  return [q.precisao ?? null, q.fotos, q.zonas, ...(comExif(q) ? [JSON.stringify(q.exif)] : [])];
 }
 
 /** SQL expressions (columns, parameters) of the record the flags are computed for. */
@@ -33,11 +36,13 @@ export interface FlagsOf {
   dataHora: string;
   /** The index of qualidadeParams' first parameter ($n). */
   first: number;
+  /** With the EXIF rules (and their parameter): comExif of the upload. */
+  exif: boolean;
 }
 
 /** A jsonb array of the record's flags ('[]' when none), as a scalar subquery. */
 export function flagsSql(r: FlagsOf): string {
-  const [precisao, fotos, exif, zonas] = [0, 1, 2, 3].map((i) => `$${r.first + i}`);
+  const [precisao, fotos, zonas, exif] = [0, 1, 2, 3].map((i) => `$${r.first + i}`);
   const lat = `${r.lat}::double precision`;
   const lng = `${r.lng}::double precision`;
   const ms = `${r.dataHora}::double precision`;
@@ -62,14 +67,7 @@ export function flagsSql(r: FlagsOf): string {
             LIMIT 16) d
       HAVING min(d.m) <= pr.distancia_duplicata
     UNION ALL SELECT 5, 'poucas_fotos', ${fotos}::numeric WHERE ${fotos}::int < ${FOTOS_ESPERADAS}
-    UNION ALL SELECT 6, 'foto_hora', round(max(abs(e."tomadaEm" - ${ms})) / 60000.0)
-      FROM jsonb_to_recordset(${exif}::jsonb) AS e("tomadaEm" double precision, lat double precision, lng double precision)
-      HAVING max(abs(e."tomadaEm" - ${ms})) > ${REGRAS.fotoHoraMinutos * 60_000}
-    UNION ALL SELECT 7, 'foto_local', round(max(ST_DistanceSphere(ST_SetSRID(ST_MakePoint(e.lng, e.lat), 4326), x.pt))::numeric)
-      FROM jsonb_to_recordset(${exif}::jsonb) AS e("tomadaEm" double precision, lat double precision, lng double precision)
-      WHERE e.lat IS NOT NULL AND e.lng IS NOT NULL
-      HAVING max(ST_DistanceSphere(ST_SetSRID(ST_MakePoint(e.lng, e.lat), 4326), x.pt)) > ${REGRAS.fotoLocalMetros}
-    UNION ALL SELECT 8, 'ritmo', round(ST_DistanceSphere(p.geom, x.pt)::numeric)
+${r.exif ? exifSql(exif ?? '', ms) : ''}    UNION ALL SELECT 8, 'ritmo', round(ST_DistanceSphere(p.geom, x.pt)::numeric)
       FROM (SELECT o.geom, o.data_hora FROM registros o
             WHERE o.tecnico = ${r.tecnico} AND o.fluxo = ${r.fluxo} AND o.id <> ${r.id} AND o.data_hora <= x.t
             ORDER BY o.data_hora DESC LIMIT 1) p
@@ -96,4 +94,16 @@ export function qualidadeDe(
 /** SINALIZACOES=0 turns the flags off (to measure what they cost); on by default. */
 export function sinalizacoesLigadas(env: NodeJS.ProcessEnv = process.env): boolean {
   return env.SINALIZACOES !== '0';
+}
+
+/** The photo-evidence rules on the EXIF list parameter `exif` (UNION ALL branches), `ms` the record's time. */
+function exifSql(exif: string, ms: string): string {
+  return `    UNION ALL SELECT 6, 'foto_hora', round(max(abs(e."tomadaEm" - ${ms})) / 60000.0)
+      FROM jsonb_to_recordset(${exif}::jsonb) AS e("tomadaEm" double precision, lat double precision, lng double precision)
+      HAVING max(abs(e."tomadaEm" - ${ms})) > ${REGRAS.fotoHoraMinutos * 60_000}
+    UNION ALL SELECT 7, 'foto_local', round(max(ST_DistanceSphere(ST_SetSRID(ST_MakePoint(e.lng, e.lat), 4326), x.pt))::numeric)
+      FROM jsonb_to_recordset(${exif}::jsonb) AS e("tomadaEm" double precision, lat double precision, lng double precision)
+      WHERE e.lat IS NOT NULL AND e.lng IS NOT NULL
+      HAVING max(ST_DistanceSphere(ST_SetSRID(ST_MakePoint(e.lng, e.lat), 4326), x.pt)) > ${REGRAS.fotoLocalMetros}
+`;
 }
