@@ -58,12 +58,15 @@ export function flagsSql(r: FlagsOf): string {
       WHERE ${zonas}::uuid[] IS NOT NULL AND NOT EXISTS (
         SELECT 1 FROM zonas z WHERE z.id = ANY(${zonas}::uuid[]) AND z.projeto = pr.id AND ST_Intersects(z.geom, x.pt))
     UNION ALL SELECT 4, 'duplicata', round(min(d.m)::numeric, 1)
-      -- Candidates in a box of the distance on the GiST index (generous east-west), at most 16 (a crowd on one
-      -- spot costs no more), then the distance in metres decides.
-      FROM (SELECT ST_DistanceSphere(o.geom, x.pt) AS m FROM registros o
+      -- The records in a box of the distance (generous east-west), found on the GiST index alone: OFFSET 0 keeps
+      -- the box apart from the other conditions, so no plan (the prepared statement's generic one included) walks
+      -- the whole project by its id instead. At most 16 (a crowd on one spot costs no more); metres decide.
+      FROM (SELECT ST_DistanceSphere(o.geom, x.pt) AS m
+            FROM (SELECT c.id, c.projeto, c.fluxo, c.coletado, c.conflito_de, c.geom FROM registros c
+                  WHERE c.geom && ST_Expand(x.pt, pr.distancia_duplicata / 111000.0 / greatest(cos(radians(${lat})), 0.01))
+                  OFFSET 0) o
             WHERE o.projeto = pr.id AND o.fluxo = ${r.fluxo} AND o.id <> ${r.id} AND o.coletado
               AND o.conflito_de IS NULL
-              AND ST_DWithin(o.geom, x.pt, pr.distancia_duplicata / 111000.0 / greatest(cos(radians(${lat})), 0.01))
             LIMIT 16) d
       HAVING min(d.m) <= pr.distancia_duplicata
     UNION ALL SELECT 5, 'poucas_fotos', ${fotos}::numeric WHERE ${fotos}::int < ${FOTOS_ESPERADAS}
