@@ -48,7 +48,13 @@ test('a supervisor sees Home, Extrator and Supervisao only', async ({ page }) =>
   await new LoginPage(page).signIn(supervisor.login, supervisor.password);
   await expect(page).toHaveURL('/backoffice');
   await expect(page.getByText('Olá, Sara Lima')).toBeVisible();
-  await expect(shell.nav.getByRole('link')).toHaveText(['Home', 'Extrator', 'Relatórios', 'Supervisao', 'Revisão']);
+  await expect(shell.nav.getByRole('link')).toHaveText([
+    'Home',
+    'Extrator',
+    'Relatórios',
+    'Supervisao',
+    'Revisão',
+  ]);
 
   await shell.menuLink('Supervisao').click();
   await expect(page).toHaveURL('/backoffice/supervisor');

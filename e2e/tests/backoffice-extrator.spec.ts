@@ -60,7 +60,13 @@ test('the supervisor extracts the KML, CSV and photos of a range of days and ope
 }, testInfo) => {
   const saveTo = (name: string) => testInfo.outputPath(name);
   const shell = await signIn(page, world.supervisor.login);
-  await expect(shell.nav.getByRole('link')).toHaveText(['Home', 'Extrator', 'Relatórios', 'Supervisao', 'Revisão']);
+  await expect(shell.nav.getByRole('link')).toHaveText([
+    'Home',
+    'Extrator',
+    'Relatórios',
+    'Supervisao',
+    'Revisão',
+  ]);
 
   await shell.menuLink('Extrator').click();
   await expect(page).toHaveURL('/backoffice/extrator');
