@@ -185,6 +185,8 @@ describe('quality flags, review and corrections (issue 24)', () => {
       expect(body.total).toBeGreaterThan(5);
       expect(body.contagem.flags.fora_da_zona).toBe(1);
       expect(body.contagem.estados.pendente).toBe(body.total);
+      // The 'Técnico' filter offers every technician of the project's records, not only this page's.
+      expect(body.tecnicos.map((t: { nome: string }) => t.nome).sort()).toHaveLength(3);
       for (const cookie of [outroSupervisor, interpretador, externo, tecnico]) {
         expect((await get(url, cookie)).statusCode).toBe(403);
       }

@@ -88,6 +88,8 @@ export const listaRevisaoAnswer = z.object({
   registros: z.array(itemRevisaoAnswer),
   /** Of the records the filter shows, those not yet approved: what 'Aprovar todos' would approve (its `esperado`). */
   aAprovar: z.number().int(),
+  /** Every technician with a field record in the project, by name: what the 'Técnico' filter offers. */
+  tecnicos: z.array(z.object({ id: uuid, nome: z.string() })),
   /** The project's records (flow, technician and dates applied; flag and state not) per flag and per state. */
   contagem: z.object({ flags: contagem(FLAG_CODIGOS), estados: contagem(ESTADOS_REVISAO) }),
 });

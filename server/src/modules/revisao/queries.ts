@@ -86,6 +86,7 @@ export interface Pagina {
   registros: ItemRow[];
   flags: Record<string, number>;
   estados: Record<string, number>;
+  tecnicos: { id: string; nome: string }[];
 }
 
 /** One page of the review list (newest first), the filter's totals, and the counts per flag and per state. */
@@ -93,7 +94,7 @@ export async function listRevisao(db: Queryable, filtro: FiltroRevisao, pagina: 
   const { base, baseParams, flagEstado, params } = filtroPartes(filtro);
   const where = [...base, ...flagEstado].join(' AND ');
   const offset = (pagina - 1) * REVISAO_POR_PAGINA;
-  const [registros, estados, flags] = await Promise.all([
+  const [registros, estados, flags, tecnicos] = await Promise.all([
     db.query<ItemRow>(
       `${SELECT_ITEM} WHERE ${where} ORDER BY r.data_hora DESC, r.id DESC
        LIMIT ${REVISAO_POR_PAGINA} OFFSET ${offset}`,
@@ -112,6 +113,14 @@ export async function listRevisao(db: Queryable, filtro: FiltroRevisao, pagina: 
        WHERE ${base.join(' AND ')} AND r.flags <> '[]' GROUP BY 1`,
       params.slice(0, baseParams),
     ),
+    db.query<{ id: string; nome: string }>(
+      `SELECT u.id, ${userName('u')} AS nome
+       FROM (SELECT DISTINCT r.tecnico FROM registros r
+             WHERE r.projeto = $1 AND r.coletado AND r.conflito_de IS NULL AND r.tecnico IS NOT NULL) t
+       JOIN usuarios u ON u.id = t.tecnico
+       ORDER BY 2`,
+      [filtro.projeto],
+    ),
   ]);
   const total = estados.reduce((sum, row) => sum + row.filtrados, 0);
   const aprovados = estados.find((row) => row.estado === 'aprovado')?.filtrados ?? 0;
@@ -121,6 +130,7 @@ export async function listRevisao(db: Queryable, filtro: FiltroRevisao, pagina: 
     registros,
     estados: Object.fromEntries(estados.map((row) => [row.estado, row.n])),
     flags: Object.fromEntries(flags.map((row) => [row.codigo, row.n])),
+    tecnicos,
   };
 }
 

@@ -102,6 +102,7 @@ export async function revisaoRoutes(
       porPagina: api.REVISAO_POR_PAGINA as typeof api.REVISAO_POR_PAGINA,
       registros: page.registros.map(itemJson),
       aAprovar: page.aAprovar,
+      tecnicos: page.tecnicos,
       contagem: { flags: count(FLAG_CODIGOS, page.flags), estados: count(ESTADOS_REVISAO, page.estados) },
     };
   });

@@ -65,7 +65,7 @@ export function RevisaoPage() {
   /** Bumped to ask for the page again (a conflict, a bulk approval). */
   const [recarga, setRecarga] = useState(0);
   const listaKey = JSON.stringify([paginaKey, recarga]);
-  /** The technicians of every page seen in the project, for the filter (the list answers name them). */
+  /** The project's technicians for the filter: the list answers name them all (and every record's). */
   const [tecnicosVistos, setTecnicosVistos] = useState<{
     projeto: string;
     lista: { id: string; nome: string }[];
@@ -79,7 +79,10 @@ export function RevisaoPage() {
       const value = await call.call(listRevisao, { query: { ...filtro, pagina } });
       setTecnicosVistos((current) => ({
         projeto: projetoId,
-        lista: juntarTecnicos(current.projeto === projetoId ? current.lista : [], value.registros),
+        lista: juntarTecnicos(
+          [...(current.projeto === projetoId ? current.lista : []), ...value.tecnicos],
+          value.registros,
+        ),
       }));
       return value;
     },
