@@ -195,6 +195,8 @@ describe.skipIf(process.env.NOVUS_TEST_DB !== 'postgres')('two server processes 
             projeto: projeto._id,
             coordenadas: JSON.stringify({ lat: -25.435123, lng: -49.275123 }),
             dataHora: String(dataHora),
+            // Accurate and in her zone: no quality flag (issue 24), so the status is 'collected' alone.
+            precisao: '4',
             tipoUnidade: 'SDU',
             tipoEdificacao: 'Residencial',
             tipoImovel: 'RESIDENCIAL',
