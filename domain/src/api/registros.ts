@@ -2,7 +2,7 @@
 // protocol'): each flow's endpoints are declared from its registry entry, plus the few that serve any flow.
 import { daySchema } from '../export/periodo.ts';
 import { type FlowDefinition, uploadEnvelopeSchema } from '../flows/flow.ts';
-import { ESTADOS_REVISAO } from '../revisao.ts';
+import { ESTADOS_REVISAO, FLAG_CODIGOS } from '../revisao.ts';
 import { z } from '../zod.ts';
 import { endpoint, uuid, uuidParam } from './contract.ts';
 
@@ -48,6 +48,10 @@ const registroFields = {
   /** Issue 24: the record's revision (1 as first uploaded) and review state. */
   versao: z.number().int().min(1).optional(),
   revisao: z.enum(ESTADOS_REVISAO).optional(),
+  flags: z
+    .array(z.object({ codigo: z.enum(FLAG_CODIGOS), valor: z.number().nullable() }))
+    .optional()
+    .describe('As sinalizações automáticas do registro (issue 24).'),
 };
 
 /** A point's (every flow but the `coleta` ones) collections, and whether another competes with the one shown. */

@@ -109,6 +109,7 @@ export function registroJson(flow: FlowDefinition, row: RegistroRow, competing: 
     fotos: fotoUrls(row),
     versao: row.versao,
     revisao: row.revisao,
+    flags: row.flags,
     ...(flow.lifecycle === 'coleta'
       ? {}
       : { conflito: competing.length > 0, coletas: coletasJson(flow, row, competing) }),

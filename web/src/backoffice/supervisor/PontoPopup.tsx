@@ -1,12 +1,12 @@
 // The content of a point's popup: its record, fetched when the popup opens (GET /api/registro/{id}), its review
-// state (from the point's STATUS bits) and, for a flagged point, its flags (from its review history, issue 24).
+// state (from the point's STATUS bits) and, for a flagged point, its flags (the record's, issue 24): one request,
+// so the popup grows once.
 import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Box, CircularProgress, Link, Typography } from '@mui/material';
 import { getRegistro } from '@novus/domain/api/registros';
-import { getHistorico } from '@novus/domain/api/revisao';
 import { STATUS } from '@novus/domain/mapa/api';
-import { ESTADO_LABELS } from '@novus/domain/revisao';
+import { ESTADO_LABELS, type Flag } from '@novus/domain/revisao';
 import type { Fluxo } from '@novus/domain/flows/keys';
 import { FLOW_BY_KEY } from '@novus/domain/flows/registry';
 import { useBackofficeApi } from '../backoffice-api';
@@ -63,7 +63,7 @@ export function PontoPopup({ fluxo, id, status, onResize }: Props) {
         </Typography>
       )}
       {state.status === 'done' && <RegistroShow fluxo={fluxo} id={id} registro={state.registro} />}
-      <Revisao id={id} status={status} onResize={onResize} />
+      <Revisao status={status} flags={state.status === 'done' ? (state.registro.flags ?? []) : []} />
     </Box>
   );
 }
@@ -110,28 +110,9 @@ function RegistroShow({ fluxo, id, registro }: { fluxo: Fluxo; id: string; regis
 }
 
 /** 'Revisão: Pendente' and, when the point is flagged, its flags as the review screen words them. */
-function Revisao({ id, status, onResize }: { id: string; status: number; onResize: () => void }) {
-  const { api, log } = useBackofficeApi();
+function Revisao({ status, flags }: { status: number; flags: readonly Flag[] }) {
   const sinalizado = (status & STATUS.sinalizado) !== 0;
-  const [flags, setFlags] = useState<{ id: string; textos: string[] } | null>(null);
-
-  useEffect(() => {
-    if (!sinalizado) return;
-    let active = true;
-    api.call(getHistorico, { params: { id } }).then(
-      ({ versoes }) => active && setFlags({ id, textos: (versoes.at(-1)?.flags ?? []).map(flagTexto) }),
-      (error: unknown) => log(SUPERVISOR_FAILURE.registro.log, error),
-    );
-    return () => {
-      active = false;
-    };
-  }, [api, log, id, sinalizado]);
-
-  useEffect(() => {
-    onResize();
-  }, [flags, onResize]);
-
-  const textos = flags !== null && flags.id === id ? flags.textos : [];
+  const textos = flags.map(flagTexto);
   return (
     <Box sx={{ mt: 1 }} data-testid="supervisor-popup-revisao">
       <Typography component="p" variant="body2">
