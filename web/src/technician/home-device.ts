@@ -40,6 +40,8 @@ export interface Pending {
   fluxo: string;
   label: string;
   count: number;
+  /** dataHora of the flow's oldest pending record (null: none), for 'Há registros não sincronizados há mais de 24 horas'. */
+  oldest: number | null;
 }
 
 /** The home's banners: each flow of the device's projects with its records waiting for the server. */
@@ -49,8 +51,9 @@ export async function readPendingBanners({ localStore, records }: Device): Promi
   const list: Pending[] = [];
   for (const flow of FLOWS) {
     if (!fluxos.has(flow.key)) continue;
-    const count = (await records.pending(flow)).length;
-    list.push({ fluxo: flow.key, label: flow.labels.banner, count });
+    const pending = await records.pending(flow);
+    const oldest = pending.length > 0 ? Math.min(...pending.map((record) => record.dataHora)) : null;
+    list.push({ fluxo: flow.key, label: flow.labels.banner, count: pending.length, oldest });
   }
   return list;
 }
