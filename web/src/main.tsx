@@ -11,14 +11,17 @@ import { DeviceLoader, ServicesProvider, type Shell } from './shared/services';
 import { theme } from './app/theme';
 import { UpdatePrompt } from './app/UpdatePrompt';
 import { DeviceLog } from './offline/device-log';
+import { TabCoordinator } from './offline/tabs';
 import { WorkTracker } from './offline/work';
 import { SessionStore } from './offline/session';
 
 const api = new ApiClient();
+const work = new WorkTracker();
 const shell: Shell = {
   session: new SessionStore(window.localStorage),
   api,
-  work: new WorkTracker(),
+  work,
+  tabs: TabCoordinator.forBrowser(work),
   log: new DeviceLog(window.localStorage, (entry) => api.call('POST', '/api/logger', entry)),
 };
 // What the device logged while offline goes as soon as the network is back (and with the next sync).

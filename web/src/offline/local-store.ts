@@ -1,4 +1,5 @@
 // What screens may ask of the device's database; components never touch Dexie directly.
+import { Dexie, type ObservabilitySet } from 'dexie';
 import { NovusDatabase, type LocalProjeto } from './db';
 
 export interface LocalDatabaseInfo {
@@ -26,6 +27,27 @@ export class LocalStore {
 
   getProjeto(id: string): Promise<LocalProjeto | undefined> {
     return this.db.projeto.get(id);
+  }
+
+  /**
+   * Calls `listener` after writes to the device's database commit, in this tab or another (Dexie carries them over a
+   * BroadcastChannel): a record saved in one tab shows in the other's lists. Coalesced: once per `delayMs` at most.
+   */
+  onChange(listener: () => void, delayMs = 250): () => void {
+    const prefix = `idb://${this.db.name}/`;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const onMutated = (parts: ObservabilitySet) => {
+      if (timer !== null || !Object.keys(parts).some((part) => part.startsWith(prefix))) return;
+      timer = setTimeout(() => {
+        timer = null;
+        listener();
+      }, delayMs);
+    };
+    Dexie.on('storagemutated', onMutated);
+    return () => {
+      Dexie.on('storagemutated').unsubscribe(onMutated);
+      if (timer !== null) clearTimeout(timer);
+    };
   }
 
   close(): void {

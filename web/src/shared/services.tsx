@@ -14,6 +14,7 @@ import {
 import type { ApiClient } from '../api/client';
 import type { Device } from '../offline/device';
 import type { DeviceLog } from '../offline/device-log';
+import type { TabCoordinator } from '../offline/tabs';
 import type { WorkTracker } from '../offline/work';
 import { SESSION_KEY, type Session, type SessionStore } from '../offline/session';
 
@@ -24,6 +25,8 @@ export interface Shell {
   work: WorkTracker;
   /** Failures on the device, for the server's log (sent now or with the next sync). */
   log: DeviceLog;
+  /** One sync or compression at a time across tabs and the installed app (issue 25). */
+  tabs: TabCoordinator;
 }
 
 export type Services = Shell & Device;

@@ -2,9 +2,10 @@
 // an expired session sends the technician to log in again with every record still on the device. The home shows
 // before the device's code arrives: the banners' counts come from home-device.ts, the work itself (field-work.ts)
 // loads on the first tap.
-import { startTransition, useCallback, useEffect, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useNavigate } from 'react-router';
 import type { Device } from '../offline/device';
+import type { FieldWorkEnd } from '../offline/tabs';
 import { useDevice, useShell } from '../shared/services';
 import type { Pending } from './home-device';
 
@@ -39,7 +40,7 @@ function lastPending(): Pending[] {
 const loadWork = () => import('./field-work');
 
 export function useFieldWork() {
-  const { session, work, log } = useShell();
+  const { session, work, log, tabs } = useShell();
   const device = useDevice();
   const navigate = useNavigate();
   const [busy, setBusy] = useState<'compress' | 'sync' | null>(null);
@@ -48,6 +49,22 @@ export function useFieldWork() {
   const [pending, setPending] = useState<Pending[]>(lastPending);
   const [correcoes, setCorrecoes] = useState(lastCorrecoes);
   const [version, setVersion] = useState(0);
+  // Bumped by every write to the device's database, here or in another tab: the banners are read again.
+  const [changes, setChanges] = useState(0);
+  // Another tab's sync or compression (issue 25): this home shows it and waits for it.
+  const remote = useSyncExternalStore(tabs.subscribe, tabs.getRemote);
+
+  useEffect(() => {
+    let unsubscribe: (() => void) | undefined;
+    let active = true;
+    void device().then(({ localStore }) => {
+      if (active) unsubscribe = localStore.onChange(() => setChanges((count) => count + 1));
+    });
+    return () => {
+      active = false;
+      unsubscribe?.();
+    };
+  }, [device]);
 
   useEffect(() => {
     let active = true;
@@ -69,28 +86,54 @@ export function useFieldWork() {
     return () => {
       active = false;
     };
-  }, [device, version]);
+  }, [device, version, changes]);
+
+  // A sync or compression of another tab ended: its last word shows here too, and the figures are read again.
+  const wasRemote = useRef(remote !== null);
+  useEffect(() => {
+    const ended = wasRemote.current && remote === null;
+    wasRemote.current = remote !== null;
+    if (!ended) return;
+    const end = tabs.getLastEnd();
+    if (end !== null) {
+      setError(end.error);
+      if (end.status !== null) setStatus(end.status);
+    }
+    setVersion((v) => v + 1);
+  }, [remote, tabs]);
+
+  /** Runs the work as this device's only sync or compression; when another tab is at it, follows that one. */
+  const runExclusive = useCallback(
+    async (kind: 'compress' | 'sync', run: (onStatus: (text: string) => void) => Promise<FieldWorkEnd>) => {
+      const end = work.begin(kind);
+      setBusy(kind);
+      setError(false);
+      try {
+        const outcome = await tabs.run(kind, run, setStatus);
+        setError(outcome.error);
+        if (outcome.status !== null) setStatus(outcome.status);
+      } finally {
+        setBusy(null);
+        end();
+        setVersion((v) => v + 1);
+      }
+    },
+    [tabs, work],
+  );
 
   const compress = useCallback(async () => {
-    const end = work.begin('compress');
-    setBusy('compress');
-    setError(false);
     setStatus(FIELD_TEXTS.compressing);
-    try {
-      const [fieldWork, services] = await Promise.all([loadWork(), device()]);
-      const outcome = await fieldWork.compress(services, setStatus);
-      setError(outcome.error);
-      if (outcome.status !== null) setStatus(outcome.status);
-    } catch (cause) {
-      // the app's own code could not load (offline before the service worker kept it)
-      setError(true);
-      setStatus(messageOf(cause));
-    } finally {
-      setBusy(null);
-      end();
-      setVersion((v) => v + 1);
-    }
-  }, [device, work]);
+    await runExclusive('compress', async (onStatus) => {
+      onStatus(FIELD_TEXTS.compressing);
+      try {
+        const [fieldWork, services] = await Promise.all([loadWork(), device()]);
+        return await fieldWork.compress(services, onStatus);
+      } catch (cause) {
+        // the app's own code could not load (offline before the service worker kept it)
+        return { status: messageOf(cause), error: true };
+      }
+    });
+  }, [device, runExclusive]);
 
   const sync = useCallback(async () => {
     let fieldWork: Awaited<ReturnType<typeof loadWork>>;
@@ -107,30 +150,32 @@ export function useFieldWork() {
       return;
     }
     if (!window.confirm(FIELD_TEXTS.confirm)) return;
-    const end = work.begin('sync');
-    setBusy('sync');
-    setError(false);
     // what failed on the device while offline goes with this sync (SPEC.md 8)
     void log.flush();
-    try {
-      const outcome = await fieldWork.sync(services, session.get()?.nome ?? '', setStatus);
-      if (outcome.expired !== undefined) {
-        window.alert(outcome.expired);
-        // The device's claims are stale: forget them so the login screen shows; IndexedDB keeps every record.
-        session.clear();
-        navigate('/login', { replace: true });
-        return;
-      }
-      setError(outcome.error);
-      if (outcome.status !== null) setStatus(outcome.status);
-    } finally {
-      setBusy(null);
-      end();
-      setVersion((v) => v + 1);
+    let expired: string | undefined;
+    await runExclusive('sync', async (onStatus) => {
+      const outcome = await fieldWork.sync(services, session.get()?.nome ?? '', onStatus);
+      expired = outcome.expired;
+      return outcome;
+    });
+    if (expired !== undefined) {
+      window.alert(expired);
+      // The device's claims are stale: forget them so the login screen shows; IndexedDB keeps every record.
+      session.clear();
+      navigate('/login', { replace: true });
     }
-  }, [device, session, work, log, navigate]);
+  }, [device, session, log, navigate, runExclusive]);
 
-  return { busy, status, error, pending, correcoes, version, compress, sync };
+  return {
+    busy: busy ?? remote?.kind ?? null,
+    status: busy === null && remote !== null ? remote.status : status,
+    error,
+    pending,
+    correcoes,
+    version,
+    compress,
+    sync,
+  };
 }
 
 const messageOf = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause));

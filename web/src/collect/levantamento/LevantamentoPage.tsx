@@ -17,9 +17,12 @@ interface Item {
 }
 
 export function LevantamentoPage() {
-  const { records } = useServices();
+  const { records, localStore } = useServices();
   const reportFailure = useReportFailure();
   const [items, setItems] = useState<Item[] | null>(null);
+  // Read again after every write, in this tab or another (issue 25): a unit saved elsewhere shows here.
+  const [changes, setChanges] = useState(0);
+  useEffect(() => localStore.onChange(() => setChanges((count) => count + 1)), [localStore]);
 
   useEffect(() => {
     let active = true;
@@ -45,7 +48,7 @@ export function LevantamentoPage() {
     return () => {
       active = false;
     };
-  }, [records, reportFailure]);
+  }, [records, reportFailure, changes]);
 
   return (
     <Stack spacing={2}>
