@@ -9,6 +9,7 @@ import { AppRoutes } from './app/AppRoutes';
 import { ErrorBoundary } from './app/ErrorBoundary';
 import { DeviceLoader, ServicesProvider, type Shell } from './shared/services';
 import { theme } from './app/theme';
+import { DatabaseNotice } from './app/DatabaseNotice';
 import { UpdatePrompt } from './app/UpdatePrompt';
 import { DeviceLog } from './offline/device-log';
 import { TabCoordinator } from './offline/tabs';
@@ -55,6 +56,7 @@ startTransition(() =>
               <AppRoutes />
             </BrowserRouter>
             <UpdatePrompt />
+            <DatabaseNotice />
           </ServicesProvider>
         </ErrorBoundary>
       </ThemeProvider>

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
-import { afterEach, describe, expect, it } from 'vitest';
-import { NovusDatabase, STORE_NAMES } from '../src/offline/db';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { isConnectionLost, NovusDatabase, reopening, STORE_NAMES } from '../src/offline/db';
 import { LocalStore } from '../src/offline/local-store';
 
 const EXPECTED_STORES = [
@@ -54,5 +54,87 @@ describe('the device database', () => {
     ]);
     expect(await store.info()).toEqual({ name: 'Novus', nativeVersion: 21 });
     expect((await store.listProjetos()).map((p) => p.nome)).toEqual(['Alfa', 'Zeta']);
+  });
+});
+
+/** A raw connection, as an old tab (or a newer version) holds it: it never answers versionchange. */
+function openRaw(name: string, version: number): Promise<IDBDatabase> {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(name, version);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+describe('the device database in the browser as it is (issue 25)', () => {
+  it('says it is blocked while an old tab holds an older version open, and upgrades once it closes', async () => {
+    const old = await openRaw('Bloqueado', 20);
+    const db = new NovusDatabase('Bloqueado');
+    const states: string[] = [];
+    db.subscribe(() => states.push(db.getState()));
+    const opening = db.open();
+    await vi.waitFor(() => expect(db.getState()).toBe('bloqueado'));
+    old.close();
+    await opening;
+    expect(db.getState()).toBe('aberto');
+    expect(db.backendDB().version).toBe(21);
+    expect(states).toEqual(['bloqueado', 'aberto']);
+    db.close();
+    await db.delete();
+  });
+
+  it('lets go when a newer version asks (versionchange) and says this tab must reload', async () => {
+    const db = new NovusDatabase('Substituido');
+    await db.open();
+    const newer = await openRaw('Substituido', 22);
+    expect(newer.version).toBe(22);
+    expect(db.getState()).toBe('substituido');
+    // Its stores unchanged, Dexie opens the newer version: this tab's saves still work until it reloads.
+    await expect(reopening(db, () => db.projeto.count())).resolves.toBe(0);
+    expect(db.getState()).toBe('substituido');
+    newer.close();
+    await new NovusDatabase('Substituido').delete();
+  });
+
+  it('reopens a connection lost under the app and runs the write once more', async () => {
+    const db = new NovusDatabase('Perdida');
+    await db.open();
+    db.backendDB().close();
+    await reopening(db, () => db.projeto.put({ id: 'p', nome: 'Projeto', fluxos: [], zonas: [] }));
+    expect(await db.projeto.get('p')).toMatchObject({ nome: 'Projeto' });
+    let calls = 0;
+    const lost = new DOMException(
+      'Connection to Indexed Database server lost. Refresh the page to try again',
+      'UnknownError',
+    );
+    const value = await reopening(db, async () => {
+      calls += 1;
+      if (calls === 1) throw lost;
+      return db.projeto.count();
+    });
+    expect({ calls, value }).toEqual({ calls: 2, value: 1 });
+    // Any other error is the caller's, at once.
+    calls = 0;
+    await expect(
+      reopening(db, async () => {
+        calls += 1;
+        throw new Error('O número é obrigatório.');
+      }),
+    ).rejects.toThrow('O número é obrigatório.');
+    expect(calls).toBe(1);
+    db.close();
+    await db.delete();
+  });
+
+  it('tells a lost connection from other failures', () => {
+    expect(
+      isConnectionLost(new DOMException('The database connection is closing.', 'InvalidStateError')),
+    ).toBe(true);
+    expect(isConnectionLost({ name: 'AbortError', inner: { name: 'UnknownError', message: 'x' } })).toBe(
+      true,
+    );
+    expect(isConnectionLost(new DOMException('The quota has been exceeded.', 'QuotaExceededError'))).toBe(
+      false,
+    );
   });
 });

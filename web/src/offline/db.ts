@@ -4,6 +4,7 @@ import type { MapaBase } from '@novus/domain/api/mapa-base';
 import { LOCAL_DB_NAME, LOCAL_DB_VERSION } from '@novus/domain/constants';
 import type { Lifecycle } from '@novus/domain/flows/flow';
 import { FLOWS } from '@novus/domain/flows/registry';
+import type { DatabaseState } from './db-state';
 
 export interface LocalZona {
   _id: string;
@@ -41,11 +42,63 @@ export const STORE_NAMES = Object.keys(STORE_SCHEMA);
 /** Dexie multiplies the declared version by 10 for IndexedDB, so 2.1 opens native version 21. */
 export const DEXIE_VERSION = LOCAL_DB_VERSION / 10;
 
+type Listener = () => void;
+
 export class NovusDatabase extends Dexie {
   declare projeto: EntityTable<LocalProjeto, 'id'>;
+  private state: DatabaseState = 'fechado';
+  private readonly listeners = new Set<Listener>();
 
   constructor(name: string = LOCAL_DB_NAME) {
-    super(name);
+    // 'strict': a save is reported only once the browser wrote it to disk, not merely to its cache.
+    super(name, { chromeTransactionDurability: 'strict' });
     this.version(DEXIE_VERSION).stores(STORE_SCHEMA);
+    this.on('blocked', () => this.setState('bloqueado'));
+    // Reopened after another tab's upgrade it still runs the older code: it keeps saying so until reloaded.
+    this.on('ready', () => this.state !== 'substituido' && this.setState('aberto'), true);
+    // Dexie's own handler closes the connection so the other tab's upgrade goes on; this one only says so.
+    this.on('versionchange', (event) => {
+      if (event.newVersion !== null && event.newVersion > 0) this.setState('substituido');
+    });
+  }
+
+  getState = (): DatabaseState => this.state;
+
+  subscribe = (listener: Listener): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  private setState(state: DatabaseState): void {
+    if (this.state === state) return;
+    this.state = state;
+    for (const listener of this.listeners) listener();
+  }
+}
+
+/** How IndexedDB reports a connection lost under the app (iOS in the background, WebKit bug 277615). */
+export function isConnectionLost(error: unknown): boolean {
+  for (let cause = error; typeof cause === 'object' && cause !== null;) {
+    const name = 'name' in cause ? cause.name : undefined;
+    const message = 'message' in cause && typeof cause.message === 'string' ? cause.message : '';
+    if (name === 'DatabaseClosedError' || name === 'InvalidStateError') return true;
+    if (name === 'UnknownError' || /connection to indexed database server lost/i.test(message)) return true;
+    cause = 'inner' in cause ? cause.inner : null;
+  }
+  return false;
+}
+
+/**
+ * Runs a read or a write of the device's database; when the connection was lost under it, reopens the database and
+ * runs it once more before any error reaches the technician.
+ */
+export async function reopening<T>(db: NovusDatabase, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!isConnectionLost(error)) throw error;
+    db.close({ disableAutoOpen: false });
+    await db.open();
+    return run();
   }
 }

@@ -1,6 +1,6 @@
 // What screens may ask of the device's database; components never touch Dexie directly.
 import { Dexie, type ObservabilitySet } from 'dexie';
-import { NovusDatabase, type LocalProjeto } from './db';
+import { NovusDatabase, reopening, type LocalProjeto } from './db';
 
 export interface LocalDatabaseInfo {
   name: string;
@@ -21,12 +21,12 @@ export class LocalStore {
     return { name: native.name, nativeVersion: native.version };
   }
 
-  async listProjetos(): Promise<LocalProjeto[]> {
-    return this.db.projeto.orderBy('nome').toArray();
+  listProjetos(): Promise<LocalProjeto[]> {
+    return reopening(this.db, () => this.db.projeto.orderBy('nome').toArray());
   }
 
   getProjeto(id: string): Promise<LocalProjeto | undefined> {
-    return this.db.projeto.get(id);
+    return reopening(this.db, () => this.db.projeto.get(id));
   }
 
   /**

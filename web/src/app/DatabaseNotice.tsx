@@ -1,0 +1,48 @@
+// What the device's database asks of the technician (issue 25): close the other tabs when an old one blocks this
+// version's upgrade; reload this one when a newer version, opened in another tab, took the database over.
+import { useEffect, useState } from 'react';
+import { Alert, Button } from '@mui/material';
+import type { NovusDatabase } from '../offline/db';
+import { DATABASE_TEXTS, type DatabaseState } from '../offline/db-state';
+import { useDevice } from '../shared/services';
+
+export function DatabaseNotice() {
+  const device = useDevice();
+  const [state, setState] = useState<DatabaseState>('fechado');
+
+  useEffect(() => {
+    let unsubscribe: (() => void) | undefined;
+    let active = true;
+    void device().then(({ localStore }) => {
+      if (!active) return;
+      const db: NovusDatabase = localStore.db;
+      setState(db.getState());
+      unsubscribe = db.subscribe(() => setState(db.getState()));
+    });
+    return () => {
+      active = false;
+      unsubscribe?.();
+    };
+  }, [device]);
+
+  if (state !== 'bloqueado' && state !== 'substituido') return null;
+  return (
+    <Alert
+      severity="warning"
+      variant="filled"
+      role="alert"
+      data-testid="aviso-banco-local"
+      // Above every screen, where the technician looks first; the dark shade keeps white text readable (7:1).
+      sx={{ position: 'fixed', top: 8, left: 8, right: 8, zIndex: 'snackbar', bgcolor: 'warning.dark' }}
+      action={
+        state === 'substituido' ? (
+          <Button color="inherit" size="small" onClick={() => window.location.reload()}>
+            Recarregar
+          </Button>
+        ) : undefined
+      }
+    >
+      {DATABASE_TEXTS[state]}
+    </Alert>
+  );
+}
