@@ -19,8 +19,17 @@ export interface LocalColeta {
   coordenadas: LatLng;
   /** GPS accuracy in metres when the point was taken. */
   precisao?: number;
-  /** Photos taken on the device, by slot (null: empty slot). */
+  /**
+   * Photos taken on the device, by slot (null: empty slot). Stored as Blobs made from their bytes, never the
+   * camera's File objects (iOS 18 corrupts Files kept in IndexedDB): see RecordStore's photo writes.
+   */
   fotos: (Blob | null)[];
+  /**
+   * The SHA-256 (hex) of each photo's bytes when it was written, by slot: the sync checks the bytes it reads
+   * against it before sending. null: empty slot, or a photo unreadable already when written. Records written
+   * before issue 25 have none.
+   */
+  fotosSha256?: (string | null)[];
   /** Photos already on the server (records downloaded by zone). */
   fotosUrls?: string[];
   imagensCompactadas: boolean;
@@ -109,7 +118,34 @@ export class DeleteRefusedError extends Error {
   }
 }
 
+/** The SHA-256 of these bytes, hex (the server's content-addressed store names photos so); null without WebCrypto. */
+export async function sha256HexOf(bytes: ArrayBuffer): Promise<string | null> {
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) return null; // an insecure context (http on a LAN): nothing to compare, nothing refused
+  const digest = await subtle.digest('SHA-256', bytes);
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** A record's photos as they are stored: Blobs made from their bytes, and those bytes' SHA-256, slot by slot. */
+export interface StoredFotos {
+  fotos: (Blob | null)[];
+  fotosSha256: (string | null)[];
+}
+
+const isFile = (blob: Blob) => typeof File !== 'undefined' && blob instanceof File;
+
+interface StoredFoto {
+  blob: Blob;
+  hash: string;
+}
+
 export class RecordStore {
+  /**
+   * Photos this store wrote or read, each with its stored copy and the SHA-256 computed when it was written: a
+   * photo written again unchanged (an edit of the fields only) keeps the hash taken at capture, and is not read.
+   */
+  private readonly fotosKnown = new WeakMap<Blob, StoredFoto>();
+
   constructor(
     private readonly db: NovusDatabase,
     private readonly now: () => number = Date.now,
@@ -119,9 +155,56 @@ export class RecordStore {
     return this.db.table<LocalColeta, string>(flow.store);
   }
 
+  /**
+   * The photos to store: each a Blob made from its bytes (a File kept in IndexedDB may read back corrupt on iOS 18),
+   * with the SHA-256 of those bytes. Called before the write's transaction: awaiting anything but IndexedDB inside
+   * one commits it early. A photo already unreadable is kept as it is, without a hash: the sync reports it.
+   */
+  private async storedFotos(fotos: readonly (Blob | null)[]): Promise<StoredFotos> {
+    const stored: StoredFotos = { fotos: [], fotosSha256: [] };
+    for (const foto of fotos) {
+      const kept = foto ? await this.storedFoto(foto) : null;
+      stored.fotos.push(kept?.blob ?? foto ?? null);
+      stored.fotosSha256.push(kept?.hash ?? null);
+    }
+    return stored;
+  }
+
+  private async storedFoto(foto: Blob): Promise<{ blob: Blob; hash: string | null } | null> {
+    const known = this.fotosKnown.get(foto);
+    if (known) return known;
+    let bytes: ArrayBuffer;
+    try {
+      bytes = await foto.arrayBuffer();
+    } catch {
+      return null;
+    }
+    const blob = new Blob([bytes], { type: foto.type });
+    const hash = await sha256HexOf(bytes);
+    if (hash !== null) {
+      const stored = { blob, hash };
+      this.fotosKnown.set(foto, stored);
+      this.fotosKnown.set(blob, stored);
+    }
+    return { blob, hash };
+  }
+
+  /** Records read from the store: their photos are known with the hashes stored beside them. */
+  private known<T extends LocalColeta | undefined>(records: T[]): T[] {
+    for (const record of records) {
+      record?.fotos.forEach((blob, slot) => {
+        const hash = record.fotosSha256?.[slot];
+        if (blob && typeof hash === 'string' && !isFile(blob)) this.fotosKnown.set(blob, { blob, hash });
+      });
+    }
+    return records;
+  }
+
   async add(flow: FlowDefinition, coleta: NewColeta): Promise<LocalColeta> {
+    const fotos = await this.storedFotos(coleta.fotos);
     const record: LocalColeta = {
       ...coleta,
+      ...fotos,
       id: uuidv7(this.now()),
       imagensCompactadas: coleta.fotos.every((foto) => foto === null),
     };
@@ -154,6 +237,7 @@ export class RecordStore {
    * id, so the server tells a replay of this collection from another device's collection of the same point.
    */
   async collect(flow: FlowDefinition, id: string, collection: Collection): Promise<LocalColeta> {
+    const fotos = await this.storedFotos(collection.fotos);
     const table = this.table(flow);
     return this.db.transaction('rw', table, async () => {
       const current = await table.get(id);
@@ -163,7 +247,7 @@ export class RecordStore {
         ...rest,
         coordenadas: collection.coordenadas,
         ...(collection.precisao !== undefined ? { precisao: collection.precisao } : {}),
-        fotos: collection.fotos,
+        ...fotos,
         imagensCompactadas: collection.imagensCompactadas ?? collection.fotos.every((foto) => foto === null),
         dataHora: this.now(),
         coletado: true,
@@ -177,26 +261,31 @@ export class RecordStore {
     });
   }
 
-  getAll(flow: FlowDefinition): Promise<LocalColeta[]> {
-    return this.table(flow).toArray();
+  async getAll(flow: FlowDefinition): Promise<LocalColeta[]> {
+    return this.known(await this.table(flow).toArray());
   }
 
   /** The project's records of a flow on this device. */
-  byProjeto(flow: FlowDefinition, projeto: string): Promise<LocalColeta[]> {
-    return this.table(flow).where('projeto').equals(projeto).toArray();
+  async byProjeto(flow: FlowDefinition, projeto: string): Promise<LocalColeta[]> {
+    return this.known(await this.table(flow).where('projeto').equals(projeto).toArray());
   }
 
-  getByID(flow: FlowDefinition, id: string): Promise<LocalColeta | undefined> {
-    return this.table(flow).get(id);
+  async getByID(flow: FlowDefinition, id: string): Promise<LocalColeta | undefined> {
+    const [record] = this.known([await this.table(flow).get(id)]);
+    return record;
   }
 
-  /** An edit on the device (its fields, its compressed photos). */
+  /**
+   * An edit on the device (its fields, its compressed photos). The photos' hashes are the stored ones for photos
+   * unchanged since read, those of the new bytes for the others (a compressed photo: the compressed bytes').
+   */
   async update(flow: FlowDefinition, record: LocalColeta): Promise<void> {
+    const fotos = await this.storedFotos(record.fotos);
     const table = this.table(flow);
     await this.db.transaction('rw', table, async () => {
       // Counted from what is stored, not from the caller's copy, which may be older than the sync's.
       const stored = await table.get(record.id);
-      await table.put({ ...record, revision: (stored?.revision ?? 0) + 1 });
+      await table.put({ ...record, ...fotos, revision: (stored?.revision ?? 0) + 1 });
     });
   }
 
@@ -214,7 +303,9 @@ export class RecordStore {
   /** Records not yet on the server, newest first. */
   async pending(flow: FlowDefinition): Promise<LocalColeta[]> {
     const all = await this.table(flow).toArray();
-    return all.filter((record) => isPending(flow, record)).sort((a, b) => b.dataHora - a.dataHora);
+    return this.known(all.filter((record) => isPending(flow, record))).sort(
+      (a, b) => b.dataHora - a.dataHora,
+    );
   }
 
   /** Sync is refused while any pending record anywhere still has uncompressed photos (SPEC.md section 5). */
@@ -328,14 +419,18 @@ export class RecordStore {
   }
 
   /** The flow's records with a correction asked for, done or not (a full scan: there is no index on it). */
-  correcoes(flow: FlowDefinition): Promise<LocalColeta[]> {
-    return this.table(flow)
-      .filter((record) => record.correcao !== undefined)
-      .toArray();
+  async correcoes(flow: FlowDefinition): Promise<LocalColeta[]> {
+    return this.known(
+      await this.table(flow)
+        .filter((record) => record.correcao !== undefined)
+        .toArray(),
+    );
   }
 
   /** The bytes of a correction's server photo, fetched by the sync so the form shows it offline. */
-  async keepFotoServidor(flow: FlowDefinition, id: string, hash: string, blob: Blob): Promise<void> {
+  async keepFotoServidor(flow: FlowDefinition, id: string, hash: string, fetched: Blob): Promise<void> {
+    // Its bytes, not the network's Blob, as every photo kept on the device (read before the transaction).
+    const blob = new Blob([await fetched.arrayBuffer()], { type: fetched.type });
     const table = this.table(flow);
     await this.db.transaction('rw', table, async () => {
       const record = await table.get(id);
@@ -354,6 +449,7 @@ export class RecordStore {
    * collected again (a new collection id).
    */
   async correct(flow: FlowDefinition, id: string, revision: Revision): Promise<LocalColeta> {
+    const fotos = await this.storedFotos(revision.fotos);
     const table = this.table(flow);
     return this.db.transaction('rw', table, async () => {
       const current = await table.get(id);
@@ -365,7 +461,7 @@ export class RecordStore {
         ...rest,
         coordenadas: revision.coordenadas,
         ...(revision.precisao !== undefined ? { precisao: revision.precisao } : {}),
-        fotos: revision.fotos,
+        ...fotos,
         imagensCompactadas: revision.imagensCompactadas ?? revision.fotos.every((foto) => foto === null),
         fotosServidor: revision.fotosServidor.filter((foto) => !taken.has(foto.slot)),
         versao: current.correcao.versao + 1,

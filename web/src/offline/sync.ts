@@ -3,10 +3,12 @@
 // the record id is made on the device and is the upload's idempotency key, and a record is deleted or
 // marked on the device only after the server echoed that very id. A sync cut short resumes: confirmed records are
 // gone from the pending list, and photos the server already holds (a lost answer) are named by SHA-256, not resent.
+// A photo whose bytes no longer read as they were written (issue 25: iOS 18 corrupts Files kept in IndexedDB) is
+// never sent: its record stays pending, the others go, and the sync ends saying which photo to take again.
 import type { CorrecaoRemota } from '@novus/domain/api/revisao';
 import { deviceDownload, type FlowDefinition } from '@novus/domain/flows/flow';
 import type { LocalProjeto, NovusDatabase } from './db';
-import type { LocalColeta, RecordStore, RemoteColeta } from './records';
+import { type LocalColeta, type RecordStore, type RemoteColeta, sha256HexOf } from './records';
 
 export type { RemoteColeta } from './records';
 
@@ -97,8 +99,81 @@ const HASHES_PER_QUESTION = 500;
 
 /** The SHA-256 of a photo, hex, as the server's content-addressed store names it. */
 export async function sha256Hex(blob: Blob): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', await blob.arrayBuffer());
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  const hash = await sha256HexOf(await blob.arrayBuffer());
+  if (hash === null) throw new Error('Este navegador não calcula SHA-256 (WebCrypto indisponível).');
+  return hash;
+}
+
+/** The pending photos of a flow as read now: each one's SHA-256, or why its bytes could not be read. */
+interface PhotosRead {
+  hashes: Map<Blob, string>;
+  unreadable: Map<Blob, string>;
+}
+
+/** A photo of a record found corrupt at upload: unreadable now, or read with another SHA-256 than when written. */
+export interface CorruptPhoto {
+  slot: number;
+  /** The hash computed when it was written, and the one of the bytes read now (mismatch). */
+  esperado?: string;
+  lido?: string;
+  /** Why the bytes could not be read ('NotReadableError'). */
+  erro?: string;
+}
+
+export interface CorruptRecord {
+  record: LocalColeta;
+  fotos: CorruptPhoto[];
+}
+
+/** The record's photos whose bytes, read now, are not those written (a record without hashes: unreadable ones only). */
+function corruptPhotos(record: LocalColeta, read: PhotosRead): CorruptPhoto[] {
+  return record.fotos.flatMap((blob, slot): CorruptPhoto[] => {
+    if (!blob) return [];
+    const erro = read.unreadable.get(blob);
+    if (erro !== undefined) return [{ slot, erro }];
+    const esperado = record.fotosSha256?.[slot];
+    const lido = read.hashes.get(blob);
+    if (typeof esperado !== 'string' || lido === undefined || lido === esperado) return [];
+    return [{ slot, esperado, lido }];
+  });
+}
+
+/** '2', '1 e 3', '1, 2 e 3': photo numbers as the technician counts them (from 1). */
+function fotoNumbers(fotos: readonly CorruptPhoto[]): string {
+  const numbers = fotos.map(({ slot }) => String(slot + 1));
+  const last = numbers.pop() ?? '';
+  return numbers.length > 0 ? `${numbers.join(', ')} e ${last}` : last;
+}
+
+/** When the record was collected, as the pending list (Levantamento) shows it. */
+const whenOf = (record: LocalColeta) => new Date(record.dataHora).toLocaleString('pt-BR');
+
+/** How many corrupt records of a flow the message lists one by one. */
+const CORRUPT_LISTED = 5;
+
+/** What the technician reads when a flow's records were held back for corrupt photos: which, and what to do. */
+export function corruptPhotoMessage(flow: FlowDefinition, corrupt: readonly CorruptRecord[]): string {
+  const nome = flow.labels.banner;
+  const [only] = corrupt;
+  if (only && corrupt.length === 1) {
+    const one = only.fotos.length === 1;
+    return one
+      ? `Foto ${fotoNumbers(only.fotos)} de um registro de ${nome} (${whenOf(only.record)}) está corrompida no ` +
+          'aparelho e não foi enviada. Abra o registro, tire a foto de novo e sincronize.'
+      : `Fotos ${fotoNumbers(only.fotos)} de um registro de ${nome} (${whenOf(only.record)}) estão corrompidas no ` +
+          'aparelho e não foram enviadas. Abra o registro, tire as fotos de novo e sincronize.';
+  }
+  const listed = corrupt
+    .slice(0, CORRUPT_LISTED)
+    .map(
+      ({ record, fotos }) =>
+        `${fotos.length === 1 ? 'foto' : 'fotos'} ${fotoNumbers(fotos)} do registro de ${whenOf(record)}`,
+    );
+  const more = corrupt.length > CORRUPT_LISTED ? ` e mais ${corrupt.length - CORRUPT_LISTED}` : '';
+  return (
+    `Fotos de ${corrupt.length} registros de ${nome} estão corrompidas no aparelho e não foram enviadas: ` +
+    `${listed.join('; ')}${more}. Abra os registros, tire as fotos de novo e sincronize.`
+  );
 }
 
 /** Only a JSON answer echoing the record's id confirms it (a captive portal's HTML 200 does not). */
@@ -128,6 +203,8 @@ const DEFAULT_UPLOAD_CONCURRENCY = 3;
 export class SyncEngine {
   /** Uploads in flight at most, for this sync: starts at the option, only goes down. */
   private uploadLimit: number;
+  /** This sync's flows whose records were held back for corrupt photos, with what the technician reads. */
+  private corrupt: { flow: FlowDefinition; message: string }[] = [];
 
   constructor(private readonly options: SyncEngineOptions) {
     this.uploadLimit = this.startLimit();
@@ -148,6 +225,7 @@ export class SyncEngine {
     let downloaded = 0;
     let current = 'SINCRONIZACAO PROJETOS';
     this.uploadLimit = this.startLimit();
+    this.corrupt = [];
     try {
       this.status(SYNC_TEXTS.start);
       this.status(SYNC_TEXTS.projetos);
@@ -169,17 +247,29 @@ export class SyncEngine {
         current = flow.syncTag;
         downloaded += await this.download(flow, by, projetos);
       }
+      // Everything else went; the records with corrupt photos stay pending, and the sync says which (logged).
+      if (this.corrupt.length > 0) {
+        const message = this.corruptMessage();
+        this.status(`${message} — ${SYNC_TEXTS.failed}`);
+        return { ok: false, uploaded, downloaded, error: message };
+      }
       this.status(SYNC_TEXTS.done);
       return { ok: true, uploaded, downloaded };
     } catch (error) {
       if (error instanceof SessionExpiredError) throw error;
-      const message = error instanceof Error ? error.message : String(error);
+      const failure = error instanceof Error ? error.message : String(error);
       await this.options.transport
-        .log(current, { tecnico: this.options.tecnico, erro: message })
+        .log(current, { tecnico: this.options.tecnico, erro: failure })
         .catch(() => undefined); // offline: the log is lost, the records are not
+      // Photos found corrupt before the failure are still news to the technician (logged already).
+      const message = this.corrupt.length > 0 ? `${this.corruptMessage()} ${failure}` : failure;
       this.status(`${message} — ${SYNC_TEXTS.failed}`);
       return { ok: false, uploaded, downloaded, error: message };
     }
+  }
+
+  private corruptMessage(): string {
+    return this.corrupt.map(({ message }) => message).join(' ');
   }
 
   private async call<T>(run: () => Promise<T>): Promise<T> {
@@ -207,14 +297,17 @@ export class SyncEngine {
    * The photos of these records the server already holds, by SHA-256 (a sync cut after the server stored a
    * record but before its answer came back). Asking is an optimisation: when it fails, every photo is sent.
    */
-  private async heldPhotos(records: readonly LocalColeta[]): Promise<Map<Blob, string>> {
+  private async heldPhotos(records: readonly LocalColeta[], read: PhotosRead): Promise<Map<Blob, string>> {
     const { transport } = this.options;
     const held = new Map<Blob, string>();
     const ask = transport.fotosNoServidor?.bind(transport);
     if (!ask) return held;
     const hashes = new Map<Blob, string>();
     for (const record of records) {
-      for (const blob of record.fotos) if (blob) hashes.set(blob, await sha256Hex(blob));
+      for (const blob of record.fotos) {
+        const hash = blob ? read.hashes.get(blob) : undefined;
+        if (blob && hash !== undefined) hashes.set(blob, hash);
+      }
     }
     const all = [...new Set(hashes.values())];
     const known = new Set<string>();
@@ -233,6 +326,62 @@ export class SyncEngine {
     return held;
   }
 
+  /**
+   * Every photo of these records read once, in turn (one photo's bytes in memory at a time): its SHA-256, or the
+   * error its read failed with. Without WebCrypto (an insecure context) nothing is hashed: nothing is compared.
+   */
+  private async readPhotos(records: readonly LocalColeta[]): Promise<PhotosRead> {
+    const read: PhotosRead = { hashes: new Map(), unreadable: new Map() };
+    for (const record of records) {
+      for (const blob of record.fotos) {
+        if (!blob || read.hashes.has(blob) || read.unreadable.has(blob)) continue;
+        let bytes: ArrayBuffer;
+        try {
+          bytes = await blob.arrayBuffer();
+        } catch (error) {
+          read.unreadable.set(
+            blob,
+            error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+          );
+          continue;
+        }
+        const hash = await sha256HexOf(bytes);
+        if (hash !== null) read.hashes.set(blob, hash);
+      }
+    }
+    return read;
+  }
+
+  /**
+   * The flow's records with corrupt photos are held back: they stay pending with everything they have, the
+   * failure is logged, and the sync goes on with the others (it ends not ok, naming them).
+   */
+  private async holdCorrupt(
+    flow: FlowDefinition,
+    pending: readonly LocalColeta[],
+    read: PhotosRead,
+  ): Promise<LocalColeta[]> {
+    const corrupt = pending.flatMap((record): CorruptRecord[] => {
+      const fotos = corruptPhotos(record, read);
+      return fotos.length > 0 ? [{ record, fotos }] : [];
+    });
+    if (corrupt.length === 0) return [...pending];
+    const message = corruptPhotoMessage(flow, corrupt);
+    this.corrupt.push({ flow, message });
+    await this.options.transport
+      .log(flow.syncTag, {
+        tecnico: this.options.tecnico,
+        erro: message,
+        fotosCorrompidas: corrupt.map(({ record, fotos }) => ({
+          id: record.id,
+          fotos: fotos.map(({ slot, ...found }) => ({ foto: slot + 1, ...found })),
+        })),
+      })
+      .catch(() => undefined); // offline: the log is lost, the records are not
+    const held = new Set(corrupt.map(({ record }) => record));
+    return pending.filter((record) => !held.has(record));
+  }
+
   /** After a transport failure the sync survived: half as many uploads in flight, for the rest of this sync. */
   private slowDown(): void {
     this.uploadLimit = Math.max(1, Math.floor(this.uploadLimit / 2));
@@ -242,12 +391,16 @@ export class SyncEngine {
    * Uploads the flow's pending records, oldest first, up to `uploadLimit` at once. Each record is taken by one
    * worker only, so none is ever in flight twice. The first failure stops new uploads; those already in flight
    * settle (a record the server echoed is let go, as it would be had it been sent alone), then the sync ends with
-   * the failure of the earliest record in the flow's order, or an expired session if any upload met one.
+   * the failure of the earliest record in the flow's order, or an expired session if any upload met one. Records
+   * with corrupt photos are not sent at all, and not counted (holdCorrupt).
    */
   private async uploadPending(flow: FlowDefinition): Promise<number> {
     const { records } = this.options;
-    const pending = (await records.pending(flow)).sort((a, b) => a.dataHora - b.dataHora);
-    const held = await this.heldPhotos(pending);
+    const all = (await records.pending(flow)).sort((a, b) => a.dataHora - b.dataHora);
+    // Each photo read and hashed once: checked against its hash at capture, then asked about by the same hash.
+    const read = await this.readPhotos(all);
+    const pending = await this.holdCorrupt(flow, all, read);
+    const held = await this.heldPhotos(pending, read);
     const failures: { index: number; error: unknown }[] = [];
     let next = 0;
     const worker = async (slot: number) => {
