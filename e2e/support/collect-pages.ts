@@ -121,3 +121,21 @@ export async function openProjetoMenu(page: Page, projetoNome: string): Promise<
   await page.getByRole('link', { name: projetoNome }).click();
   return page.getByRole('navigation', { name: 'Fluxos do projeto' });
 }
+
+/** One unit through the wizard up to its last step (type, a point on the map, the number, photos); not saved yet. */
+export async function fillUnidade(
+  page: Page,
+  projetoId: string,
+  numero: string,
+  photos: number,
+): Promise<WizardPage> {
+  const wizard = new WizardPage(page);
+  await page.goto(`/projeto/${projetoId}/addUnidades`);
+  await page.getByRole('button', { name: 'SDU (casa)' }).click();
+  await wizard.tapMap();
+  await wizard.gravarCoordenadas.click();
+  await expect(wizard.step('Passo 3 de 3: Dados da unidade')).toBeVisible();
+  await page.getByRole('textbox', { name: 'Número', exact: true }).fill(numero);
+  await wizard.addPhotos(photos, `Unidade ${numero}`);
+  return wizard;
+}

@@ -29,11 +29,20 @@ export function DatabaseNotice() {
   return (
     <Alert
       severity="warning"
-      variant="filled"
+      variant="standard"
       role="alert"
       data-testid="aviso-banco-local"
-      // Above every screen, where the technician looks first; the dark shade keeps white text readable (7:1).
-      sx={{ position: 'fixed', top: 8, left: 8, right: 8, zIndex: 'snackbar', bgcolor: 'warning.dark' }}
+      // Above every screen, where the technician looks first; dark text on the light warning shade reads at 8:1.
+      sx={{
+        position: 'fixed',
+        top: 8,
+        left: 8,
+        right: 8,
+        zIndex: 'snackbar',
+        border: 1,
+        borderColor: 'warning.main',
+        boxShadow: 6,
+      }}
       action={
         state === 'substituido' ? (
           <Button color="inherit" size="small" onClick={() => window.location.reload()}>
