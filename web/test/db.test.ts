@@ -1,7 +1,9 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isConnectionLost, NovusDatabase, reopening, STORE_NAMES } from '../src/offline/db';
+import { unidadeFlow } from '@novus/domain/flows/unidade';
 import { LocalStore } from '../src/offline/local-store';
+import { RecordStore } from '../src/offline/records';
 
 const EXPECTED_STORES = [
   'arvore',
@@ -136,5 +138,70 @@ describe('the device database in the browser as it is (issue 25)', () => {
     expect(isConnectionLost(new DOMException('The quota has been exceeded.', 'QuotaExceededError'))).toBe(
       false,
     );
+  });
+});
+
+describe('the record store on a connection lost under it (issue 25)', () => {
+  it('a save whose write fails with a lost connection is retried on a reopened database and committed once', async () => {
+    const db = new NovusDatabase('PerdidaNoMeio');
+    let failures = 1;
+    // What WebKit does to an app coming back from the background: the write's request fails, the connection is gone.
+    db.use({
+      stack: 'dbcore',
+      name: 'conexao-perdida',
+      create: (down) => ({
+        ...down,
+        table: (name) => {
+          const table = down.table(name);
+          return {
+            ...table,
+            mutate: (request) => {
+              if (failures > 0 && name === unidadeFlow.store) {
+                failures -= 1;
+                return Promise.reject(
+                  new DOMException(
+                    'Connection to Indexed Database server lost. Refresh the page to try again',
+                    'UnknownError',
+                  ),
+                );
+              }
+              return table.mutate(request);
+            },
+          };
+        },
+      }),
+    });
+    const records = new RecordStore(db);
+    const saved = await records.add(unidadeFlow, {
+      projeto: 'p1',
+      dataHora: 1,
+      coordenadas: { lat: -25.4, lng: -49.2 },
+      fotos: [new Blob([new Uint8Array([1, 2, 3])], { type: 'image/jpeg' })],
+      dados: { numero: '10' },
+    });
+    expect(failures).toBe(0);
+    const all = await records.getAll(unidadeFlow);
+    expect(all.map((record) => record.id)).toEqual([saved.id]);
+    const foto = all[0]?.fotos[0];
+    expect(foto && new Uint8Array(await foto.arrayBuffer())).toEqual(new Uint8Array([1, 2, 3]));
+    db.close();
+    await db.delete();
+  });
+
+  it('a save on a connection closed under the app succeeds after the reopen', async () => {
+    const db = new NovusDatabase('FechadaAntes');
+    const records = new RecordStore(db);
+    await db.open();
+    db.backendDB().close();
+    const saved = await records.add(unidadeFlow, {
+      projeto: 'p1',
+      dataHora: 1,
+      coordenadas: { lat: -25.4, lng: -49.2 },
+      fotos: [],
+      dados: { numero: '11' },
+    });
+    expect((await records.getByID(unidadeFlow, saved.id))?.dados).toEqual({ numero: '11' });
+    db.close();
+    await db.delete();
   });
 });

@@ -4,7 +4,8 @@ import type { FlowDefinition } from '@novus/domain/flows/flow';
 import type { CorrecaoRemota } from '@novus/domain/api/revisao';
 import { uuidv7 } from '@novus/domain/ids';
 import type { Correcao } from '@novus/domain/revisao';
-import type { NovusDatabase } from './db';
+import type { Table } from 'dexie';
+import { reopening, type NovusDatabase } from './db';
 
 export interface LatLng {
   lat: number;
@@ -155,6 +156,16 @@ export class RecordStore {
     return this.db.table<LocalColeta, string>(flow.store);
   }
 
+  /** A read or a write, run once more on a reopened database when the connection was lost under it (issue 25). */
+  private reopening<T>(run: () => Promise<T>): Promise<T> {
+    return reopening(this.db, run);
+  }
+
+  /** A read-write transaction of one flow's store, retried whole on a reopened database (issue 25). */
+  private transaction<T>(table: Table<LocalColeta, string>, scope: () => Promise<T>): Promise<T> {
+    return reopening(this.db, () => this.db.transaction('rw', table, scope));
+  }
+
   /**
    * The photos to store: each a Blob made from its bytes (a File kept in IndexedDB may read back corrupt on iOS 18),
    * with the SHA-256 of those bytes. Called before the write's transaction: awaiting anything but IndexedDB inside
@@ -208,7 +219,7 @@ export class RecordStore {
       id: uuidv7(this.now()),
       imagensCompactadas: coleta.fotos.every((foto) => foto === null),
     };
-    await this.table(flow).add(record);
+    await this.reopening(() => this.table(flow).add(record));
     return record;
   }
 
@@ -228,7 +239,7 @@ export class RecordStore {
       carregadoBackoffice: false,
       dados: {},
     };
-    await this.table(flow).add(record);
+    await this.reopening(() => this.table(flow).add(record));
     return record;
   }
 
@@ -239,7 +250,7 @@ export class RecordStore {
   async collect(flow: FlowDefinition, id: string, collection: Collection): Promise<LocalColeta> {
     const fotos = await this.storedFotos(collection.fotos);
     const table = this.table(flow);
-    return this.db.transaction('rw', table, async () => {
+    return this.transaction(table, async () => {
       const current = await table.get(id);
       if (!current) throw new Error('Registro não encontrado neste aparelho.');
       const { sincronizadoEm: _synced, precisao: _precisao, ...rest } = current;
@@ -262,16 +273,18 @@ export class RecordStore {
   }
 
   async getAll(flow: FlowDefinition): Promise<LocalColeta[]> {
-    return this.known(await this.table(flow).toArray());
+    return this.known(await this.reopening(() => this.table(flow).toArray()));
   }
 
   /** The project's records of a flow on this device. */
   async byProjeto(flow: FlowDefinition, projeto: string): Promise<LocalColeta[]> {
-    return this.known(await this.table(flow).where('projeto').equals(projeto).toArray());
+    return this.known(
+      await this.reopening(() => this.table(flow).where('projeto').equals(projeto).toArray()),
+    );
   }
 
   async getByID(flow: FlowDefinition, id: string): Promise<LocalColeta | undefined> {
-    const [record] = this.known([await this.table(flow).get(id)]);
+    const [record] = this.known([await this.reopening(() => this.table(flow).get(id))]);
     return record;
   }
 
@@ -282,7 +295,7 @@ export class RecordStore {
   async update(flow: FlowDefinition, record: LocalColeta): Promise<void> {
     const fotos = await this.storedFotos(record.fotos);
     const table = this.table(flow);
-    await this.db.transaction('rw', table, async () => {
+    await this.transaction(table, async () => {
       // Counted from what is stored, not from the caller's copy, which may be older than the sync's.
       const stored = await table.get(record.id);
       await table.put({ ...record, ...fotos, revision: (stored?.revision ?? 0) + 1 });
@@ -292,7 +305,7 @@ export class RecordStore {
   /** Deletes a record the technician may delete (isDeletable); a preloaded point never. */
   async deleteRecord(flow: FlowDefinition, id: string): Promise<void> {
     const table = this.table(flow);
-    await this.db.transaction('rw', table, async () => {
+    await this.transaction(table, async () => {
       const record = await table.get(id);
       if (!record) return;
       if (!isDeletable(flow, record)) throw new DeleteRefusedError();
@@ -302,7 +315,7 @@ export class RecordStore {
 
   /** Records not yet on the server, newest first. */
   async pending(flow: FlowDefinition): Promise<LocalColeta[]> {
-    const all = await this.table(flow).toArray();
+    const all = await this.reopening(() => this.table(flow).toArray());
     return this.known(all.filter((record) => isPending(flow, record))).sort(
       (a, b) => b.dataHora - a.dataHora,
     );
@@ -311,7 +324,7 @@ export class RecordStore {
   /** Sync is refused while any pending record anywhere still has uncompressed photos (SPEC.md section 5). */
   async hasUncompressed(flows: readonly FlowDefinition[]): Promise<boolean> {
     for (const flow of flows) {
-      const records = await this.table(flow).toArray();
+      const records = await this.reopening(() => this.table(flow).toArray());
       if (records.some((record) => isPending(flow, record) && !record.imagensCompactadas)) return true;
     }
     return false;
@@ -323,7 +336,7 @@ export class RecordStore {
    */
   async confirmUploaded(flow: FlowDefinition, sent: LocalColeta): Promise<void> {
     const table = this.table(flow);
-    await this.db.transaction('rw', table, async () => {
+    await this.transaction(table, async () => {
       const current = await table.get(sent.id);
       // An edit keeps dataHora (and a unit has no coletaId): only the revision tells it from what was sent.
       if (
@@ -350,7 +363,7 @@ export class RecordStore {
    */
   async merge(flow: FlowDefinition, remote: readonly RemoteColeta[]): Promise<number> {
     const table = this.table(flow);
-    return this.db.transaction('rw', table, async () => {
+    return this.transaction(table, async () => {
       const local = await table.bulkGet(remote.map((record) => record._id));
       const incoming = remote
         .filter((_, index) => {
@@ -370,7 +383,7 @@ export class RecordStore {
    */
   async storeCorrecao(flow: FlowDefinition, correcao: CorrecaoRemota): Promise<boolean> {
     const table = this.table(flow);
-    return this.db.transaction('rw', table, async () => {
+    return this.transaction(table, async () => {
       const mine = await table.get(correcao.registro._id);
       if (mine && !mine.sincronizadoEm) return false;
       const fetched = new Map(
@@ -399,7 +412,7 @@ export class RecordStore {
    */
   async clearCorrecoes(flow: FlowDefinition, listed: ReadonlySet<string>): Promise<number> {
     const table = this.table(flow);
-    return this.db.transaction('rw', table, async () => {
+    return this.transaction(table, async () => {
       const stale = await table
         .filter(
           (record) =>
@@ -421,9 +434,11 @@ export class RecordStore {
   /** The flow's records with a correction asked for, done or not (a full scan: there is no index on it). */
   async correcoes(flow: FlowDefinition): Promise<LocalColeta[]> {
     return this.known(
-      await this.table(flow)
-        .filter((record) => record.correcao !== undefined)
-        .toArray(),
+      await this.reopening(() =>
+        this.table(flow)
+          .filter((record) => record.correcao !== undefined)
+          .toArray(),
+      ),
     );
   }
 
@@ -432,7 +447,7 @@ export class RecordStore {
     // Its bytes, not the network's Blob, as every photo kept on the device (read before the transaction).
     const blob = new Blob([await fetched.arrayBuffer()], { type: fetched.type });
     const table = this.table(flow);
-    await this.db.transaction('rw', table, async () => {
+    await this.transaction(table, async () => {
       const record = await table.get(id);
       if (!record?.fotosServidor?.some((foto) => foto.hash === hash)) return;
       const fotosServidor = record.fotosServidor.map((foto) =>
@@ -451,7 +466,7 @@ export class RecordStore {
   async correct(flow: FlowDefinition, id: string, revision: Revision): Promise<LocalColeta> {
     const fotos = await this.storedFotos(revision.fotos);
     const table = this.table(flow);
-    return this.db.transaction('rw', table, async () => {
+    return this.transaction(table, async () => {
       const current = await table.get(id);
       if (!current) throw new Error('Registro não encontrado neste aparelho.');
       if (!current.correcao) throw new Error('Este registro não tem correção pedida.');
