@@ -7,7 +7,7 @@
 // never sent: its record stays pending, the others go, and the sync ends saying which photo to take again.
 import type { CorrecaoRemota } from '@novus/domain/api/revisao';
 import { deviceDownload, type FlowDefinition } from '@novus/domain/flows/flow';
-import type { LocalProjeto, NovusDatabase } from './db';
+import { type LocalProjeto, type NovusDatabase, reopening } from './db';
 import { type LocalColeta, type RecordStore, type RemoteColeta, sha256HexOf } from './records';
 
 export type { RemoteColeta } from './records';
@@ -284,12 +284,14 @@ export class SyncEngine {
   private async downloadProjetos(): Promise<LocalProjeto[]> {
     const projetos = await this.call(() => this.options.transport.getProjetos());
     const { db } = this.options;
-    await db.transaction('rw', db.projeto, async () => {
-      const keep = new Set(projetos.map((projeto) => projeto.id));
-      const stale = (await db.projeto.toCollection().primaryKeys()).filter((id) => !keep.has(id));
-      await db.projeto.bulkDelete(stale);
-      await db.projeto.bulkPut(projetos);
-    });
+    await reopening(db, () =>
+      db.transaction('rw', db.projeto, async () => {
+        const keep = new Set(projetos.map((projeto) => projeto.id));
+        const stale = (await db.projeto.toCollection().primaryKeys()).filter((id) => !keep.has(id));
+        await db.projeto.bulkDelete(stale);
+        await db.projeto.bulkPut(projetos);
+      }),
+    );
     return projetos;
   }
 
