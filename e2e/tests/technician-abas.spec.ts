@@ -271,3 +271,62 @@ test('the database connection lost under the app right before a save: the save s
   await home.expectSynced();
   await expectOnServerOnce(world.admin, world.projetoNome, held);
 });
+
+test('a photo whose bytes changed since capture is not sent: its record stays, the others go, the sync names it', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  acceptDialogs(page);
+  const home = await signInSynced(page, credentials());
+  await putPendingUnidades(page, world.projetoId, ['6301', '6302']);
+  // Each photo's SHA-256 as taken at capture: 6302's are its bytes'; 6301's first photo no longer matches its bytes,
+  // as a browser that corrupted the stored photo would read it back.
+  await page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open('Novus');
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    const read = <T>(request: IDBRequest<T>) =>
+      new Promise<T>((resolve, reject) => {
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+    const all = await read(
+      db.transaction('unidade').objectStore('unidade').getAll() as IDBRequest<
+        { id: string; fotos: (Blob | null)[]; dados: { numero?: string }; fotosSha256?: (string | null)[] }[]
+      >,
+    );
+    const hex = async (blob: Blob) =>
+      Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', await blob.arrayBuffer())), (byte) =>
+        byte.toString(16).padStart(2, '0'),
+      ).join('');
+    for (const record of all) {
+      const hashes = [];
+      for (const foto of record.fotos) hashes.push(foto ? await hex(foto) : null);
+      if (record.dados.numero === '6301') hashes[0] = '0'.repeat(64);
+      record.fotosSha256 = hashes;
+    }
+    const tx = db.transaction('unidade', 'readwrite');
+    for (const record of all) tx.objectStore('unidade').put(record);
+    await new Promise((resolve) => (tx.oncomplete = resolve));
+    db.close();
+  });
+  const [corrupt, intact] = [await deviceUnidades(page, ['6301']), await deviceUnidades(page, ['6302'])];
+  await page.reload();
+  await expect(home.pendentes('Unidades', 2)).toBeVisible();
+
+  await home.sync();
+  await expect(home.status).toContainText(
+    /^Foto 1 de um registro de Unidades \(.+\) está corrompida no aparelho e não foi enviada/,
+    { timeout: 30_000 },
+  );
+  await expect(home.sincronizar).toBeEnabled();
+  await expectAccessible(page, 'home com foto corrompida');
+  await expect(home.pendentes('Unidades', 1)).toBeVisible();
+  expect(await deviceUnidades(page, ['6301'])).toEqual(corrupt);
+  await expectOnServerOnce(world.admin, world.projetoNome, intact);
+  const response = await world.admin.get(`/api/unidade/${encodeURIComponent(world.projetoNome)}`);
+  const stored = (await response.json()) as { _id: string }[];
+  expect(stored.filter((record) => record._id === corrupt[0]?.id)).toHaveLength(0);
+});
