@@ -10,6 +10,7 @@ import {
   type TabMessage,
 } from '../src/offline/tabs';
 import { WorkTracker } from '../src/offline/work';
+import { MemoryStorage } from './support/memory-storage';
 
 /** Tabs of one browser: each message reaches every other tab, a task later (as BroadcastChannel delivers). */
 function channels(count: number): TabChannel[] {
@@ -24,28 +25,6 @@ function channels(count: number): TabChannel[] {
       listeners[index] = onMessage;
     },
   }));
-}
-
-class MemoryStorage implements Storage {
-  private readonly map = new Map<string, string>();
-  get length() {
-    return this.map.size;
-  }
-  clear() {
-    this.map.clear();
-  }
-  getItem(key: string) {
-    return this.map.get(key) ?? null;
-  }
-  key(index: number) {
-    return [...this.map.keys()][index] ?? null;
-  }
-  removeItem(key: string) {
-    this.map.delete(key);
-  }
-  setItem(key: string, value: string) {
-    this.map.set(key, value);
-  }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
