@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { isConnectionLost, NovusDatabase, reopening, STORE_NAMES } from '../src/offline/db';
+import { NovusDatabase, STORE_NAMES } from '../src/offline/db';
+import { isConnectionLost, reopening } from '../src/offline/reopen';
 import { unidadeFlow } from '@novus/domain/flows/unidade';
 import { LocalStore } from '../src/offline/local-store';
 import { RecordStore } from '../src/offline/records';

@@ -1,6 +1,7 @@
 // What screens may ask of the device's database; components never touch Dexie directly.
 import { Dexie, type ObservabilitySet } from 'dexie';
-import { NovusDatabase, reopening, type LocalProjeto } from './db';
+import { NovusDatabase, type LocalProjeto } from './db';
+import { reopening } from './reopen';
 
 export interface LocalDatabaseInfo {
   name: string;

@@ -5,7 +5,8 @@ import type { CorrecaoRemota } from '@novus/domain/api/revisao';
 import { uuidv7 } from '@novus/domain/ids';
 import type { Correcao } from '@novus/domain/revisao';
 import type { Table } from 'dexie';
-import { reopening, type NovusDatabase } from './db';
+import type { NovusDatabase } from './db';
+import { reopening } from './reopen';
 
 export interface LatLng {
   lat: number;

@@ -7,7 +7,8 @@
 // never sent: its record stays pending, the others go, and the sync ends saying which photo to take again.
 import type { CorrecaoRemota } from '@novus/domain/api/revisao';
 import { deviceDownload, type FlowDefinition } from '@novus/domain/flows/flow';
-import { type LocalProjeto, type NovusDatabase, reopening } from './db';
+import type { LocalProjeto, NovusDatabase } from './db';
+import { reopening } from './reopen';
 import { type LocalColeta, type RecordStore, type RemoteColeta, sha256HexOf } from './records';
 
 export type { RemoteColeta } from './records';
