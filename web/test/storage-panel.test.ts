@@ -124,7 +124,9 @@ describe('warnings', () => {
 describe('persistent storage', () => {
   it('shows the browser answer', () => {
     expect(persistText(true)).toBe('Armazenamento persistente: concedido');
-    expect(persistText(false)).toMatch(/^Armazenamento persistente: negado/);
+    expect(persistText(false)).toBe(
+      'Armazenamento persistente: negado (o navegador pode apagar dados se faltar espaço)',
+    );
     expect(persistText(null)).toBe('Armazenamento persistente: indisponível neste navegador');
     expect(persistText(undefined)).toBe('Armazenamento persistente: verificando…');
   });

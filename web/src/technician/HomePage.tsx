@@ -5,7 +5,9 @@ import { Alert, Button, CircularProgress, Stack, Typography } from '@mui/materia
 import { canEnterBackoffice } from '@novus/domain/roles';
 import { useSession } from '../shared/services';
 import { useLogout } from '../shared/use-logout';
+import { DicaInstalar } from './DicaInstalar';
 import { HomeStatus } from './HomeStatus';
+import { PendentesAntigos } from './PendentesAntigos';
 import { useFieldWork } from './use-field-work';
 
 /** 'Correções: 2 registros reprovados' (issue 24). */
@@ -36,6 +38,9 @@ export function HomePage() {
         </Stack>
       )}
 
+      {/* From the cached banners, so it is drawn with them and moves no button when the counts arrive. */}
+      <PendentesAntigos pending={pending} />
+
       {correcoes > 0 && (
         <Alert
           severity="error"
@@ -50,6 +55,9 @@ export function HomePage() {
           {correcoesText(correcoes)}
         </Alert>
       )}
+
+      {/* Known on the first paint (user agent, localStorage): above the actions, it moves none of them. */}
+      <DicaInstalar />
 
       <Stack spacing={1.5}>
         <Button component={RouterLink} to="/projetos" variant="contained" size="large">
