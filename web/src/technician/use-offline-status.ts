@@ -22,7 +22,8 @@ export interface OfflineStatus {
 
 async function persistedAnswer(): Promise<boolean | null> {
   if (typeof navigator === 'undefined' || !navigator.storage?.persist) return null;
-  return requestPersistentStorage().catch(() => false);
+  // A browser that throws instead of answering has not said: 'indisponível', not 'negado'.
+  return requestPersistentStorage().catch(() => null);
 }
 
 /** `version` changes after each sync or compression, `mapas` after a map is removed: the figures are read again. */
