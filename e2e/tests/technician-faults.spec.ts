@@ -172,7 +172,7 @@ test('the app updated with records waiting on the phone: all still there after t
     const registration = await navigator.serviceWorker.getRegistration();
     await registration?.update();
   });
-  const prompt = page.getByRole('alert').filter({ hasText: 'Nova versão disponível.' });
+  const prompt = page.getByRole('alert').filter({ hasText: 'Nova versão disponível — Atualizar' });
   await expect(prompt).toBeVisible({ timeout: 30_000 });
   expect(
     await page.evaluate(

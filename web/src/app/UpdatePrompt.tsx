@@ -1,8 +1,10 @@
-// Registers the service worker and offers a new version when one is waiting. The user decides
-// when to reload, so a form in progress is never thrown away.
-import { lazy, Suspense, useSyncExternalStore } from 'react';
+// Registers the service worker and offers a new version when one is found. Nothing reloads a tab while the
+// technician is in the middle of something (update-policy.ts): not this tab's own 'Atualizar', and not another
+// tab's (or the installed app's), whose new worker takes this one over too.
+import { lazy, Suspense, useEffect, useReducer, useRef, useSyncExternalStore } from 'react';
 import { useRegisterSW } from 'virtual:pwa-register/react';
 import { useShell } from '../shared/services';
+import { NO_UPDATE, nextUpdateState, promptOpen, shouldReload } from './update-policy';
 
 const UpdateSnackbar = lazy(() => import('./UpdateSnackbar').then((m) => ({ default: m.UpdateSnackbar })));
 
@@ -10,29 +12,48 @@ const HOURLY = 60 * 60 * 1000;
 
 export function UpdatePrompt() {
   const { work } = useShell();
-  // Never offered mid-sync or mid-wizard: reloading then would throw the technician's work away.
+  // A wizard open, a sync, a compression: reloading then would throw the technician's work away.
   const busy = useSyncExternalStore(work.subscribe, work.isBusy);
-  const {
-    needRefresh: [needRefresh, setNeedRefresh],
-    updateServiceWorker,
-  } = useRegisterSW({
-    onRegisteredSW(_url, registration) {
-      if (registration === undefined) return;
+  const [state, dispatch] = useReducer(nextUpdateState, NO_UPDATE);
+  const registration = useRef<ServiceWorkerRegistration | undefined>(undefined);
+  const { updateServiceWorker } = useRegisterSW({
+    onRegisteredSW(_url, registered) {
+      if (registered === undefined) return;
+      registration.current = registered;
       // Field tablets stay open for days: look for a new version now and then, when online.
       setInterval(() => {
-        if (navigator.onLine) void registration.update().catch(() => undefined);
+        if (navigator.onLine) void registered.update().catch(() => undefined);
       }, HOURLY);
     },
+    onNeedRefresh: () => dispatch({ type: 'found' }),
+    // The new worker took control of this tab, after this tab's 'Atualizar' or another's. Given, so the plugin's
+    // own handler (an immediate window.location.reload()) never runs.
+    onNeedReload: () => dispatch({ type: 'activated', busy: work.isBusy() }),
   });
 
-  if (!needRefresh) return null;
+  const reload = shouldReload(state, busy);
+  useEffect(() => {
+    if (reload) window.location.reload();
+  }, [reload]);
+
+  const update = () => {
+    const waiting = registration.current?.waiting ?? null;
+    dispatch({ type: 'pressed', waiting: waiting !== null });
+    if (waiting === null) return; // already active (another tab updated): the reload alone brings it in
+    // A page the old worker never controlled (the first visit, kept open) hears no controllerchange: its worker's
+    // activation is the signal there.
+    waiting.addEventListener('statechange', () => {
+      if (waiting.state === 'activated') dispatch({ type: 'activated', busy: work.isBusy() });
+    });
+    void updateServiceWorker(true);
+  };
+
+  // Mounted (hidden) from the moment a version is found, so its chunk comes from the old worker's cache while
+  // that is still the one serving this tab.
+  if (!state.found) return null;
   return (
     <Suspense fallback={null}>
-      <UpdateSnackbar
-        open={!busy}
-        onClose={() => setNeedRefresh(false)}
-        onUpdate={() => void updateServiceWorker(true)}
-      />
+      <UpdateSnackbar open={promptOpen(state, busy)} updating={state.pressed} onUpdate={update} />
     </Suspense>
   );
 }

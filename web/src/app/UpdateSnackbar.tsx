@@ -1,18 +1,17 @@
-// 'Nova versão disponível.': a chunk of its own (MUI's Snackbar and its transition), fetched only when a new
-// version is waiting.
-import { useState } from 'react';
+// 'Nova versão disponível — Atualizar': a chunk of its own (MUI's Snackbar and its transition), fetched as soon
+// as a new version is found, even while the prompt waits hidden for the technician's work to end.
 import { Alert, Button, Snackbar } from '@mui/material';
 
 export function UpdateSnackbar({
   open,
-  onClose,
+  updating,
   onUpdate,
 }: {
   open: boolean;
-  onClose: () => void;
+  /** 'Atualizar' was pressed: the page reloads as soon as the new version controls it. */
+  updating: boolean;
   onUpdate: () => void;
 }) {
-  const [updating, setUpdating] = useState(false);
   return (
     <Snackbar open={open} anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}>
       <Alert
@@ -20,22 +19,14 @@ export function UpdateSnackbar({
         variant="filled"
         // White on the default info blue is 4.0:1; the dark shade reads at 7.6:1 (WCAG AA needs 4.5:1).
         sx={{ bgcolor: 'info.dark' }}
-        onClose={onClose}
         action={
-          <Button
-            color="inherit"
-            size="small"
-            disabled={updating}
-            onClick={() => {
-              setUpdating(true);
-              onUpdate();
-            }}
-          >
+          <Button color="inherit" size="small" disabled={updating} onClick={onUpdate}>
             Atualizar
           </Button>
         }
       >
-        Nova versão disponível.
+        {/* The trailing space: the alert reads 'Nova versão disponível — Atualizar' with its button. */}
+        {'Nova versão disponível — '}
       </Alert>
     </Snackbar>
   );
