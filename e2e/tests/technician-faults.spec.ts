@@ -2,7 +2,13 @@
 // (a new service worker) with records waiting on the phone, and the site's storage nearly full.
 import { expect, type Page, type Route, test } from '@playwright/test';
 import { expectAccessible } from '../support/axe';
-import { acceptDialogs, startOfflineDay, TechnicianHome, WizardPage } from '../support/collect-pages';
+import {
+  acceptDialogs,
+  fillUnidade,
+  startOfflineDay,
+  TechnicianHome,
+  type WizardPage,
+} from '../support/collect-pages';
 import { type CollectWorld, setUpWorld, TECHNICIAN_PHONE, TECNICO_PASSWORD } from '../support/collect-setup';
 import { BASE_URL } from '../support/env';
 import {
@@ -29,14 +35,7 @@ test.afterAll(async () => {
 
 /** One unit through the wizard (type, a point on the map, the form, photos), saved on the device. */
 async function collectUnidade(page: Page, numero: string, photos: number): Promise<WizardPage> {
-  const wizard = new WizardPage(page);
-  await page.goto(`/projeto/${world.projetoId}/addUnidades`);
-  await page.getByRole('button', { name: 'SDU (casa)' }).click();
-  await wizard.tapMap();
-  await wizard.gravarCoordenadas.click();
-  await expect(wizard.step('Passo 3 de 3: Dados da unidade')).toBeVisible();
-  await page.getByRole('textbox', { name: 'Número', exact: true }).fill(numero);
-  await wizard.addPhotos(photos, `Unidade ${numero}`);
+  const wizard = await fillUnidade(page, world.projetoId, numero, photos);
   await expectAccessible(page, 'unidade form');
   await wizard.gravar.click();
   return wizard;
