@@ -9,6 +9,9 @@ import { NO_UPDATE, nextUpdateState, promptOpen, shouldReload } from './update-p
 const UpdateSnackbar = lazy(() => import('./UpdateSnackbar').then((m) => ({ default: m.UpdateSnackbar })));
 
 const HOURLY = 60 * 60 * 1000;
+/** How often, and how many times, a new worker still waiting after 'Atualizar' is asked again to take over. */
+const SKIP_WAITING_RETRY_MS = 2_000;
+const SKIP_WAITING_TRIES = 5;
 
 export function UpdatePrompt() {
   const { work } = useShell();
@@ -46,6 +49,23 @@ export function UpdatePrompt() {
       if (waiting.state === 'activated') dispatch({ type: 'activated', busy: work.isBusy() });
     });
     void updateServiceWorker(true);
+    // Chromium may abandon an activation when a fetch restarts the outgoing worker at that moment, and the new
+    // worker stays parked in 'waiting' (seen once in CI: 'Atualizar' then did nothing). Ask again while it waits;
+    // past the last try, reload anyway: the page comes back with the prompt rather than a dead button.
+    let tries = 0;
+    const retry = window.setInterval(() => {
+      if (waiting.state !== 'installed') {
+        window.clearInterval(retry);
+        return;
+      }
+      tries += 1;
+      if (tries > SKIP_WAITING_TRIES) {
+        window.clearInterval(retry);
+        if (!work.isBusy()) window.location.reload();
+        return;
+      }
+      waiting.postMessage({ type: 'SKIP_WAITING' });
+    }, SKIP_WAITING_RETRY_MS);
   };
 
   // Mounted (hidden) from the moment a version is found, so its chunk comes from the old worker's cache while
