@@ -31,8 +31,9 @@ export default defineConfig({
         ],
       },
       workbox: {
-        // icons and the manifest are added by includeAssets and the manifest itself
-        globPatterns: ['**/*.{js,css,html}'],
+        // icons and the manifest are added by includeAssets and the manifest itself; the .wasm is the barcode
+        // reader (ZXing, 1.1 MB, under maximumFileSizeToCacheInBytes), so the scan buttons work offline
+        globPatterns: ['**/*.{js,css,html,wasm}'],
         navigateFallback: 'index.html',
         navigateFallbackDenylist: [/^\/api(\/|$)/],
         cleanupOutdatedCaches: true,

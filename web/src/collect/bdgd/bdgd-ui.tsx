@@ -4,6 +4,7 @@ import { Stack, Typography } from '@mui/material';
 import type { FormValuesOf } from '@novus/domain/flows/flow';
 import { BDGD_ATIVOS, bdgdFlow } from '@novus/domain/flows/bdgd';
 import { defineFlowUi, type FieldsProps } from '../flow-ui';
+import { CampoComLeitor } from '../shared/CampoComLeitor';
 import { SelectInput, TextInput } from '../shared/fields';
 import { SequencialText, sequencialOf } from '../shared/SequencialText';
 
@@ -34,7 +35,7 @@ function BdgdFields({ form, record, disabled }: FieldsProps<BdgdValues>) {
         disabled={disabled}
         options={BDGD_ATIVOS}
       />
-      <TextInput control={control} name="idConcessionaria" label="ID da concessionária" disabled={disabled} />
+      <CampoComLeitor form={form} name="idConcessionaria" label="ID da concessionária" disabled={disabled} />
       {moved && <Typography variant="body2">Coordenadas atualizadas neste levantamento.</Typography>}
       <TextInput control={control} name="observacao" label="Observação" multiline disabled={disabled} />
     </Stack>

@@ -10,9 +10,17 @@ import {
   fiscalizacaoFlow,
 } from '@novus/domain/flows/fiscalizacao';
 import { defineFlowUi, type FieldsProps } from '../flow-ui';
+import { CampoComLeitor } from '../shared/CampoComLeitor';
 import { TextInput } from '../shared/fields';
 
 type FiscalizacaoValues = FormValuesOf<typeof fiscalizacaoFlow.dados>;
+
+/**
+ * The values printed on a label: the meter's number and the equipment's plate. The scan button sits beside their
+ * correction, the only input they have: the original is the preloaded value shown above it, and when the label
+ * disagrees with it, scanning the label is how the technician corrects it.
+ */
+const LIDOS_DA_ETIQUETA: ReadonlySet<CampoFiscalizado> = new Set(['medidor', 'placa']);
 
 const original = (dados: Record<string, unknown> | undefined, campo: CampoFiscalizado): string => {
   const value = dados?.[campo];
@@ -76,14 +84,22 @@ function FiscalizacaoFields({ form, record, disabled }: FieldsProps<Fiscalizacao
                 }
                 label={`Corrigir ${label}`}
               />
-              {corrigindo.has(campo) && (
-                <TextInput
-                  control={control}
-                  name={correcaoField(campo)}
-                  label={`${label} corrigido`}
-                  disabled={disabled}
-                />
-              )}
+              {corrigindo.has(campo) &&
+                (LIDOS_DA_ETIQUETA.has(campo) ? (
+                  <CampoComLeitor
+                    form={form}
+                    name={correcaoField(campo)}
+                    label={`${label} corrigido`}
+                    disabled={disabled}
+                  />
+                ) : (
+                  <TextInput
+                    control={control}
+                    name={correcaoField(campo)}
+                    label={`${label} corrigido`}
+                    disabled={disabled}
+                  />
+                ))}
             </Stack>
           ))}
         </Stack>

@@ -4,6 +4,7 @@ import { Stack } from '@mui/material';
 import type { FormValuesOf } from '@novus/domain/flows/flow';
 import { grupoAFlow } from '@novus/domain/flows/grupo-a';
 import { defineFlowUi, type FieldsProps } from '../flow-ui';
+import { CampoComLeitor } from '../shared/CampoComLeitor';
 import { CheckboxInput, TextInput } from '../shared/fields';
 
 type GrupoAValues = FormValuesOf<typeof grupoAFlow.dados>;
@@ -12,8 +13,8 @@ function GrupoAFields({ form, disabled }: FieldsProps<GrupoAValues>) {
   const { control } = form;
   return (
     <Stack spacing={2}>
-      <TextInput control={control} name="uc" label="UC" required disabled={disabled} />
-      <TextInput control={control} name="medidor" label="Medidor" required disabled={disabled} />
+      <CampoComLeitor form={form} name="uc" label="UC" required disabled={disabled} />
+      <CampoComLeitor form={form} name="medidor" label="Medidor" required disabled={disabled} />
       <CheckboxInput
         control={control}
         name="levantamentoAcompanhado"
