@@ -1,8 +1,9 @@
 // Form inputs wired to react-hook-form: every input labelled, errors in Portuguese under the field,
 // native selects (the phone's own picker: big, familiar, works with gloves).
-import type { ChangeEvent } from 'react';
-import { Checkbox, FormControlLabel, TextField } from '@mui/material';
+import { type ChangeEvent, useId } from 'react';
+import { Box, Checkbox, FormControlLabel, FormHelperText, TextField } from '@mui/material';
 import { type Control, Controller, type FieldValues, type Path } from 'react-hook-form';
+import { REPETIR_TEXTS } from './repetir';
 
 interface BaseProps<T extends FieldValues> {
   control: Control<T>;
@@ -10,7 +11,13 @@ interface BaseProps<T extends FieldValues> {
   label: string;
   disabled?: boolean;
   required?: boolean;
+  /** Filled by 'Repetir último' and not changed since: said in words under the field, not by colour alone. */
+  repeated?: boolean;
 }
+
+/** Under a field: its error first, else the repeat's mark. */
+const helperOf = (error: string | undefined, repeated: boolean | undefined) =>
+  error ?? (repeated ? REPETIR_TEXTS.mark : undefined);
 
 export function TextInput<T extends FieldValues>({
   control,
@@ -18,6 +25,7 @@ export function TextInput<T extends FieldValues>({
   label,
   disabled,
   required,
+  repeated,
   numeric,
   decimal,
   multiline,
@@ -42,7 +50,7 @@ export function TextInput<T extends FieldValues>({
           multiline={multiline}
           minRows={multiline ? 2 : undefined}
           error={fieldState.error !== undefined}
-          helperText={fieldState.error?.message}
+          helperText={helperOf(fieldState.error?.message, repeated)}
           slotProps={{
             htmlInput: numeric
               ? { inputMode: 'numeric', pattern: '[0-9]*' }
@@ -63,6 +71,7 @@ export function SelectInput<T extends FieldValues>({
   options,
   disabled,
   required,
+  repeated,
   onChange,
   emptyOption = true,
 }: BaseProps<T> & {
@@ -88,7 +97,7 @@ export function SelectInput<T extends FieldValues>({
           disabled={disabled}
           fullWidth
           error={fieldState.error !== undefined}
-          helperText={fieldState.error?.message}
+          helperText={helperOf(fieldState.error?.message, repeated)}
           slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
         >
           {emptyOption && <option value="">Selecione</option>}
@@ -112,31 +121,41 @@ export function CheckboxInput<T extends FieldValues>({
   name,
   label,
   disabled,
+  repeated,
   onChange,
 }: BaseProps<T> & {
   /** Runs after the box changes, for fields that change others (unticking IP clears its anomaly). */
   onChange?: (checked: boolean) => void;
 }) {
+  const markId = useId();
   return (
     <Controller
       control={control}
       name={name}
       render={({ field }) => (
-        <FormControlLabel
-          sx={{ minHeight: 48 }}
-          control={
-            <Checkbox
-              checked={Boolean(field.value)}
-              onChange={(event) => {
-                field.onChange(event.target.checked);
-                onChange?.(event.target.checked);
-              }}
-              onBlur={field.onBlur}
-              disabled={disabled}
-            />
-          }
-          label={label}
-        />
+        <Box>
+          <FormControlLabel
+            sx={{ minHeight: 48 }}
+            control={
+              <Checkbox
+                checked={Boolean(field.value)}
+                onChange={(event) => {
+                  field.onChange(event.target.checked);
+                  onChange?.(event.target.checked);
+                }}
+                onBlur={field.onBlur}
+                disabled={disabled}
+                slotProps={{ input: { 'aria-describedby': repeated ? markId : undefined } }}
+              />
+            }
+            label={label}
+          />
+          {repeated && (
+            <FormHelperText id={markId} sx={{ mt: 0, mx: 1.75 }}>
+              {REPETIR_TEXTS.mark}
+            </FormHelperText>
+          )}
+        </Box>
       )}
     />
   );

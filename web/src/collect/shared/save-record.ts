@@ -3,6 +3,7 @@ import type { FlowDefinition } from '@novus/domain/flows/flow';
 import type { LocalProjeto } from '../../offline/db';
 import type { FotoServidor, LocalColeta, RecordStore } from '../../offline/records';
 import type { ChosenPoint } from './MapStep';
+import { browserRepeatMemory, type RepeatMemory, type RepeatScope, repeatScope } from './repetir';
 
 export interface SaveInput {
   records: RecordStore;
@@ -18,6 +19,8 @@ export interface SaveInput {
   /** The form's values, validated by the flow's schema here again. */
   values: unknown;
   now?: () => number;
+  /** Where 'Repetir último' remembers the technician's last record (issue 26); the browser's by default. */
+  memory?: RepeatMemory;
 }
 
 export async function saveRecord(input: SaveInput): Promise<LocalColeta> {
@@ -59,9 +62,10 @@ export async function saveRecord(input: SaveInput): Promise<LocalColeta> {
     }
     const record = { ...editing, coordenadas, ...precisao, fotos, imagensCompactadas, dados };
     await records.update(flow, record);
+    memoryOf(input).rememberChange(scopeOf(input), { id: record.id, dataHora: record.dataHora, dados });
     return record;
   }
-  return records.add(flow, {
+  const record = await records.add(flow, {
     projeto: input.projeto.id,
     dataHora: (input.now ?? Date.now)(),
     coordenadas,
@@ -70,7 +74,15 @@ export async function saveRecord(input: SaveInput): Promise<LocalColeta> {
     ...tecnico,
     dados,
   });
+  // Remembered after the record is stored, and apart from it: a pole or unit leaves the device once synced.
+  memoryOf(input).remember(scopeOf(input), { id: record.id, dataHora: record.dataHora, dados });
+  return record;
 }
+
+const memoryOf = (input: SaveInput): RepeatMemory => input.memory ?? browserRepeatMemory();
+
+const scopeOf = (input: SaveInput): RepeatScope =>
+  repeatScope(input.flow.key, input.projeto.id, input.tecnico);
 
 /** The record's photos in as many slots as the flow has. */
 export function slotsOf(flow: FlowDefinition, record: LocalColeta | null): (Blob | null)[] {

@@ -13,15 +13,28 @@ import {
 import { defineFlowUi, type FieldsProps, type MapLayer } from '../flow-ui';
 import { SelectInput, TextInput } from '../shared/fields';
 import { useFlowRecords } from '../shared/hooks';
+import { RepetirUltimo, useRepeat } from '../shared/RepetirUltimo';
 import {
   initialUnidadeValues,
+  repeatedUnidade,
   type UnidadeFormValues,
   withTipoEdificacao,
   withTipoUnidade,
 } from './unidade-values';
 
-function UnidadeFields({ form }: FieldsProps<UnidadeFormValues>) {
+const emptyUnidade = () => initialUnidadeValues();
+
+function UnidadeFields({ form, record, disabled }: FieldsProps<UnidadeFormValues>) {
   const { control, watch, getValues, reset, formState } = form;
+  const repeat = useRepeat({
+    flow: unidadeFlow,
+    form,
+    record,
+    disabled,
+    initialValues: emptyUnidade,
+    repeated: repeatedUnidade,
+  });
+  const { marked } = repeat;
   const tipoUnidade = watch('tipoUnidade');
   const tipoEdificacao = watch('tipoEdificacao');
   const imoveis = TIPOS_IMOVEL[tipoEdificacao as TipoEdificacao] ?? [];
@@ -33,6 +46,7 @@ function UnidadeFields({ form }: FieldsProps<UnidadeFormValues>) {
   return (
     <Stack spacing={2}>
       {rootError && <Alert severity="error">{rootError}</Alert>}
+      <RepetirUltimo repeat={repeat} />
       <SelectInput
         control={control}
         name="tipoUnidade"
@@ -47,17 +61,45 @@ function UnidadeFields({ form }: FieldsProps<UnidadeFormValues>) {
         label="Tipo de edificação"
         required
         options={TIPOS_EDIFICACAO}
+        repeated={marked('tipoEdificacao')}
         onChange={(value) => replace(withTipoEdificacao(getValues(), value))}
       />
-      <SelectInput control={control} name="tipoImovel" label="Tipo de imóvel" required options={imoveis} />
+      <SelectInput
+        control={control}
+        name="tipoImovel"
+        label="Tipo de imóvel"
+        required
+        options={imoveis}
+        repeated={marked('tipoImovel')}
+      />
       <TextInput control={control} name="numero" label="Número" required numeric />
       <TextInput control={control} name="complementoNumero" label="Complemento do número" />
       {tipoUnidade === 'MDU' ? (
         <>
-          <TextInput control={control} name="nomeEdificio" label="Nome do edifício" required />
+          <TextInput
+            control={control}
+            name="nomeEdificio"
+            label="Nome do edifício"
+            required
+            repeated={marked('nomeEdificio')}
+          />
           <TextInput control={control} name="nomeBloco" label="Nome do bloco" />
-          <TextInput control={control} name="totalAndares" label="Total de andares" required numeric />
-          <TextInput control={control} name="aptosPorAndar" label="Apartamentos por andar" required numeric />
+          <TextInput
+            control={control}
+            name="totalAndares"
+            label="Total de andares"
+            required
+            numeric
+            repeated={marked('totalAndares')}
+          />
+          <TextInput
+            control={control}
+            name="aptosPorAndar"
+            label="Apartamentos por andar"
+            required
+            numeric
+            repeated={marked('aptosPorAndar')}
+          />
         </>
       ) : (
         <>
@@ -70,6 +112,7 @@ function UnidadeFields({ form }: FieldsProps<UnidadeFormValues>) {
             label="Quantidade"
             required={tipoUnidade === 'SDU'}
             numeric
+            repeated={marked('quantidade')}
           />
         </>
       )}

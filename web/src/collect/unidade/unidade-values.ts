@@ -7,6 +7,7 @@ import {
   type TipoEdificacao,
   type TipoUnidade,
 } from '@novus/domain/lists/unidade';
+import { copiedFields } from '../shared/repetir';
 
 export type UnidadeFormValues = FormValuesOf<typeof unidadeFlow.dados>;
 
@@ -54,3 +55,31 @@ export function withTipoEdificacao(values: UnidadeFormValues, tipoEdificacao: st
   const tipoImovel = preset ?? (allowed.includes(values.tipoImovel) ? values.tipoImovel : '');
   return { ...values, tipoEdificacao, tipoImovel };
 }
+
+/**
+ * What 'Repetir último' copies from the technician's previous unit (issue 26), into a unit of the type chosen on
+ * step 1. The type itself is not repeated: the technician has just chosen it, and it decides which fields exist.
+ * What identifies the unit is never copied: numero, complementoNumero and complemento1-3 (its address), the drop
+ * (chosen on the map, like the coordinates), nomeBloco (the next block of the same building) and the observação.
+ * VAZIO and FUNDOS have nothing to repeat: step 1 presets their building and property types.
+ */
+export function repeatedUnidade(
+  previous: UnidadeFormValues,
+  current: UnidadeFormValues,
+): Partial<UnidadeFormValues> {
+  const tipoUnidade = current.tipoUnidade;
+  if (tipoUnidade !== 'SDU' && tipoUnidade !== 'MDU') return {};
+  const own = tipoUnidade === 'SDU' ? (['quantidade'] as const) : REPEATED_BUILDING_FIELDS;
+  const copied = copiedFields(previous, own);
+  // The building and property types go together (the property's list depends on the building's). A vacant lot's
+  // or a back house's (Vazio, Fundos) describes no house or building.
+  const edificacao = previous.tipoEdificacao as TipoEdificacao;
+  const imoveis = TIPOS_IMOVEL[edificacao] ?? [];
+  if (edificacao !== 'Vazio' && edificacao !== 'Fundos' && imoveis.includes(previous.tipoImovel)) {
+    copied.tipoEdificacao = edificacao;
+    copied.tipoImovel = previous.tipoImovel;
+  }
+  return copied;
+}
+
+const REPEATED_BUILDING_FIELDS = ['nomeEdificio', 'totalAndares', 'aptosPorAndar'] as const;
