@@ -1,6 +1,6 @@
 // /correcoes (issue 24): the records the reviewer rejected, each with its flow, date, the reviewer's comment and
 // who made it; tapping one opens it in its flow's record screen to fix it. Fixed ones wait there for the sync.
-import { useEffect, useState } from 'react';
+import { useCallback } from 'react';
 import { Link as RouterLink } from 'react-router';
 import {
   Button,
@@ -12,13 +12,13 @@ import {
   Stack,
   Typography,
 } from '@mui/material';
-import { FLOWS } from '@novus/domain/flows/registry';
+import type { FlowDefinition } from '@novus/domain/flows/flow';
 import type { Correcao } from '@novus/domain/revisao';
-import { useReportFailure, useServices } from '../../shared/services';
-import { DEVICE_FAILURE } from '../../offline/device-log';
+import { useServices } from '../../shared/services';
 import type { LocalColeta } from '../../offline/records';
 import { FLOW_UI } from '../flows';
 import { revisorText } from '../shared/correcao';
+import { useEveryFlow } from '../shared/hooks';
 
 export const CORRECOES_TEXTS = {
   title: 'Correções',
@@ -34,51 +34,31 @@ interface Item {
   to: string;
 }
 
+/** Still to fix first, then the most recently rejected. */
+const toFixFirst = (a: Item, b: Item) =>
+  Number(Boolean(b.record.sincronizadoEm)) - Number(Boolean(a.record.sincronizadoEm)) ||
+  b.correcao.em - a.correcao.em;
+
 export function CorrecoesPage() {
   const { records } = useServices();
-  const reportFailure = useReportFailure();
-  const [items, setItems] = useState<Item[] | null>(null);
-
-  useEffect(() => {
-    let active = true;
-    Promise.all(
-      FLOWS.map(async (flow) => {
-        const ui = FLOW_UI[flow.key];
-        return (await records.correcoes(flow)).flatMap((record) =>
-          record.correcao
-            ? [
-                {
-                  record,
-                  correcao: record.correcao,
-                  label: flow.labels.record,
-                  title: ui.title(record),
-                  to: `/${flow.recordPath}/${encodeURIComponent(record.id)}`,
-                },
-              ]
-            : [],
-        );
-      }),
-    ).then(
-      (lists) => {
-        // Still to fix first, then the most recently rejected.
-        const all = lists
-          .flat()
-          .sort(
-            (a, b) =>
-              Number(Boolean(b.record.sincronizadoEm)) - Number(Boolean(a.record.sincronizadoEm)) ||
-              b.correcao.em - a.correcao.em,
-          );
-        if (active) setItems(all);
-      },
-      (error: unknown) => {
-        reportFailure(DEVICE_FAILURE.read(CORRECOES_TEXTS.title), error);
-        if (active) setItems([]);
-      },
-    );
-    return () => {
-      active = false;
-    };
-  }, [records, reportFailure]);
+  const read = useCallback(
+    async (flow: FlowDefinition): Promise<Item[]> =>
+      (await records.correcoes(flow)).flatMap((record) =>
+        record.correcao
+          ? [
+              {
+                record,
+                correcao: record.correcao,
+                label: flow.labels.record,
+                title: FLOW_UI[flow.key].title(record),
+                to: `/${flow.recordPath}/${encodeURIComponent(record.id)}`,
+              },
+            ]
+          : [],
+      ),
+    [records],
+  );
+  const items = useEveryFlow(read, toFixFirst, CORRECOES_TEXTS.title);
 
   return (
     <Stack spacing={2}>

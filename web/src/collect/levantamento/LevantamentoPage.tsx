@@ -1,12 +1,12 @@
 // /levantamento (SPEC.md section 2): the pending records of every flow, newest first, each opening its record.
-import { useEffect, useState } from 'react';
+import { useCallback } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Button, Card, CardActionArea, CardContent, LinearProgress, Stack, Typography } from '@mui/material';
-import { FLOWS } from '@novus/domain/flows/registry';
-import { useReportFailure, useServices } from '../../shared/services';
-import { DEVICE_FAILURE } from '../../offline/device-log';
+import type { FlowDefinition } from '@novus/domain/flows/flow';
+import { useServices } from '../../shared/services';
 import type { LocalColeta } from '../../offline/records';
 import { FLOW_UI } from '../flows';
+import { useEveryFlow } from '../shared/hooks';
 
 export const EMPTY_TEXT = 'Não há dados a serem exibidos';
 
@@ -16,39 +16,20 @@ interface Item {
   title: string;
 }
 
-export function LevantamentoPage() {
-  const { records, localStore } = useServices();
-  const reportFailure = useReportFailure();
-  const [items, setItems] = useState<Item[] | null>(null);
-  // Read again after every write, in this tab or another (issue 25): a unit saved elsewhere shows here.
-  const [changes, setChanges] = useState(0);
-  useEffect(() => localStore.onChange(() => setChanges((count) => count + 1)), [localStore]);
+const newestFirst = (a: Item, b: Item) => b.record.dataHora - a.record.dataHora;
 
-  useEffect(() => {
-    let active = true;
-    Promise.all(
-      FLOWS.map(async (flow) => {
-        const ui = FLOW_UI[flow.key];
-        return (await records.pending(flow)).map((record) => ({
-          record,
-          to: `/${flow.recordPath}/${record.id}`,
-          title: ui.title(record),
-        }));
-      }),
-    ).then(
-      (lists) => {
-        const all = lists.flat().sort((a, b) => b.record.dataHora - a.record.dataHora);
-        if (active) setItems(all);
-      },
-      (error: unknown) => {
-        reportFailure(DEVICE_FAILURE.read('Levantamento'), error);
-        if (active) setItems([]);
-      },
-    );
-    return () => {
-      active = false;
-    };
-  }, [records, reportFailure, changes]);
+export function LevantamentoPage() {
+  const { records } = useServices();
+  const read = useCallback(
+    async (flow: FlowDefinition): Promise<Item[]> =>
+      (await records.pending(flow)).map((record) => ({
+        record,
+        to: `/${flow.recordPath}/${record.id}`,
+        title: FLOW_UI[flow.key].title(record),
+      })),
+    [records],
+  );
+  const items = useEveryFlow(read, newestFirst, 'Levantamento');
 
   return (
     <Stack spacing={2}>

@@ -1,5 +1,6 @@
 // What the collection screens read: the project on the device, its records, and 'a wizard is open'.
 import { useCallback, useEffect, useState } from 'react';
+import { FLOWS } from '@novus/domain/flows/registry';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
 import { useReportFailure, useServices } from '../../shared/services';
 import { DEVICE_FAILURE } from '../../offline/device-log';
@@ -51,6 +52,37 @@ export function useFlowRecords(
   }, [store, flow, projetoId, version, reportFailure]);
   const reload = useCallback(() => setVersion((v) => v + 1), []);
   return { records, reload };
+}
+
+/**
+ * Items of every flow of the registry, read from the device (the pending list, the corrections), sorted; read again
+ * after every write to the device's database, in this tab or another (issue 25). null while the first read runs; a
+ * failed read is logged under `screen` and shows as none. `read` and `order` must be stable (useCallback, module functions).
+ */
+export function useEveryFlow<T>(
+  read: (flow: FlowDefinition) => Promise<T[]>,
+  order: (a: T, b: T) => number,
+  screen: string,
+): T[] | null {
+  const { localStore } = useServices();
+  const reportFailure = useReportFailure();
+  const [items, setItems] = useState<T[] | null>(null);
+  const [changes, setChanges] = useState(0);
+  useEffect(() => localStore.onChange(() => setChanges((count) => count + 1)), [localStore]);
+  useEffect(() => {
+    let active = true;
+    Promise.all(FLOWS.map(read)).then(
+      (lists) => active && setItems(lists.flat().sort(order)),
+      (error: unknown) => {
+        reportFailure(DEVICE_FAILURE.read(screen), error);
+        if (active) setItems([]);
+      },
+    );
+    return () => {
+      active = false;
+    };
+  }, [read, order, screen, reportFailure, changes]);
+  return items;
 }
 
 /** While mounted, an app update waits (UpdatePrompt stays hidden). */
