@@ -121,6 +121,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         // Photos kept on the device are shown from blob: URLs.
         imgSrc: ["'self'", 'data:', 'blob:', ...tileOrigins(tiles)],
         connectSrc: ["'self'", ...tileOrigins(tiles)],
+        // The barcode reader (ZXing) is WebAssembly, served by us: this allows compiling wasm, not eval().
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
         // Photo compression runs in a Web Worker made from a blob: URL, off the UI thread.
         workerSrc: ["'self'", 'blob:'],
         // No page of Novus belongs in another site's frame (clickjacking).
