@@ -21,6 +21,7 @@ import { useFlowRecords, useProjeto, useWorkInProgress } from './hooks';
 import { type ChosenPoint, MapStep, PICK_POINT } from './MapStep';
 import { PhotoSlots } from './PhotoSlots';
 import { ProjetoNotFound } from './ProjetoNotFound';
+import { hasProximoPonto } from './proximo-ponto';
 import { canSaveAtRefreshedLocation, REFRESH_LOCATION } from './refreshed-location';
 import { RefreshLocation } from './RefreshLocation';
 import { SavedNotice } from './SavedNotice';
@@ -261,6 +262,11 @@ export function FlowWizard({ flow, ui }: Props) {
           picked={point}
           onPick={setPoint}
           onPointClick={layer.onPointClick}
+          proximo={
+            hasProximoPonto(flow) && !flowLayer
+              ? { flow, records: flowRecords, title: ui.title, open }
+              : undefined
+          }
         >
           {point === null && <Alert severity="info">{PICK_POINT}</Alert>}
           {outside && <Alert severity="warning">{OUTSIDE_ZONES}</Alert>}

@@ -50,6 +50,8 @@ interface Props {
   points: readonly MapPoint[];
   position: GeoFix | null;
   picked: LatLng | null;
+  /** Centres the map here, at the current zoom, each time a new object is given ('Próximo ponto'). */
+  focus?: LatLng | null;
   onPick?: (point: LatLng) => void;
   onPointClick?: (id: string) => void;
 }
@@ -61,6 +63,7 @@ export function FieldMap({
   points,
   position,
   picked,
+  focus = null,
   onPick,
   onPointClick,
 }: Props) {
@@ -191,6 +194,7 @@ export function FieldMap({
           )}
         </Pane>
         <FollowFirstFix position={position} picked={picked} />
+        <CentreOn focus={focus} />
         {onPick && <PickOnTap onPick={onPick} />}
       </MapContainer>
     </Box>
@@ -199,6 +203,14 @@ export function FieldMap({
 
 function PickOnTap({ onPick }: { onPick: (point: LatLng) => void }) {
   useMapEvents({ click: (event) => onPick({ lat: event.latlng.lat, lng: event.latlng.lng }) });
+  return null;
+}
+
+function CentreOn({ focus }: { focus: LatLng | null }) {
+  const map = useMap();
+  useEffect(() => {
+    if (focus) map.setView([focus.lat, focus.lng], map.getZoom());
+  }, [map, focus]);
   return null;
 }
 
