@@ -19,10 +19,16 @@ export function ActionBar({ children }: { children: ReactNode }) {
         boxShadow: '0 -2px 6px rgba(0,0,0,0.12)',
       }}
     >
+      {/* Four buttons share 358 px on a phone: each label ('Excluir', 'Limpar') must fit whole in its button,
+          bold and in 'Alto contraste' too, so the buttons give up side padding and letter spacing first. */}
       <Stack
         direction="row"
-        spacing={1}
-        sx={{ '& > *': { flex: 1, px: 1 }, '& > :first-of-type': { flex: 1.6 } }}
+        spacing={0.75}
+        // '&&': outranks the button's own padding, minimum width and letter spacing
+        sx={{
+          '&& > *': { flex: 1, minWidth: 0, px: 0.5, letterSpacing: 0 },
+          '&& > :first-of-type': { flex: 1.3 },
+        }}
       >
         {children}
       </Stack>
