@@ -3,24 +3,13 @@
 import { lazy, Suspense, useState } from 'react';
 import QrCodeScannerIcon from '@mui/icons-material/QrCodeScanner';
 import { Box, IconButton, Stack } from '@mui/material';
+import { visuallyHidden } from '@mui/utils';
 import type { FieldValues, Path, PathValue, UseFormReturn } from 'react-hook-form';
 import { TextInput } from './fields';
 
 const LeitorCodigoDialog = lazy(() =>
   import('./LeitorCodigoDialog').then((m) => ({ default: m.LeitorCodigoDialog })),
 );
-
-const VISUALLY_HIDDEN = {
-  position: 'absolute',
-  width: '1px',
-  height: '1px',
-  margin: '-1px',
-  padding: 0,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-  border: 0,
-} as const;
 
 export function CampoComLeitor<T extends FieldValues>({
   form,
@@ -58,7 +47,7 @@ export function CampoComLeitor<T extends FieldValues>({
       >
         <QrCodeScannerIcon />
         {/* Named by hidden text, not aria-label: the field's label stays the only label that reads 'Medidor'. */}
-        <Box component="span" sx={VISUALLY_HIDDEN}>
+        <Box component="span" sx={visuallyHidden}>
           Ler código de barras de {label}
         </Box>
       </IconButton>
