@@ -1,7 +1,17 @@
 // 'Escolha um projeto': projects kept on the device (downloaded by sync).
 import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { Alert, Button, List, ListItemButton, ListItemText, Paper, Stack, Typography } from '@mui/material';
+import {
+  Alert,
+  Button,
+  List,
+  ListItem,
+  ListItemButton,
+  ListItemText,
+  Paper,
+  Stack,
+  Typography,
+} from '@mui/material';
 import type { LocalProjeto } from '../offline/db';
 import { useReportFailure, useServices } from '../shared/services';
 import { DEVICE_FAILURE } from '../offline/device-log';
@@ -40,14 +50,13 @@ export function ProjetosPage() {
       {projetos !== null && projetos.length > 0 && (
         <Paper variant="outlined">
           <List aria-label="Projetos">
+            {/* Each link in its own item: a list holds items, not links (axe's 'list' rule). */}
             {projetos.map((projeto) => (
-              <ListItemButton
-                key={projeto.id}
-                component={RouterLink}
-                to={`/projeto/${encodeURIComponent(projeto.id)}`}
-              >
-                <ListItemText primary={projeto.nome} />
-              </ListItemButton>
+              <ListItem key={projeto.id} disablePadding>
+                <ListItemButton component={RouterLink} to={`/projeto/${encodeURIComponent(projeto.id)}`}>
+                  <ListItemText primary={projeto.nome} />
+                </ListItemButton>
+              </ListItem>
             ))}
           </List>
         </Paper>
