@@ -402,11 +402,16 @@ describe('corrections on the phone', () => {
     expect(await records.pending(posteFlow)).toHaveLength(1);
   });
 
-  it('an older server (404) has no corrections and clears none; a network failure fails the sync', async () => {
+  it('an older server (404) or a role without corrections (403) has none and clears none; a network failure fails the sync', async () => {
     server.correcoes = [await correcaoUnidade()];
     await sync();
     server.correcoes = [];
     server.correcoesFault = new TransportError(404, 'Not Found');
+    expect((await sync()).ok).toBe(true);
+    expect((await records.getByID(unidadeFlow, UNIDADE))?.correcao).toBeDefined();
+
+    // An administrador syncing a device: the server keeps corrections for technicians only (403).
+    server.correcoesFault = new TransportError(403, 'Usuario nao tem permissao para esse recurso');
     expect((await sync()).ok).toBe(true);
     expect((await records.getByID(unidadeFlow, UNIDADE))?.correcao).toBeDefined();
 

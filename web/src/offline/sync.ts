@@ -484,7 +484,8 @@ export class SyncEngine {
     try {
       correcoes = await this.call(get);
     } catch (error) {
-      if (error instanceof TransportError && error.status === 404) return;
+      // 404: an older server; 403: a role the server keeps no corrections for (an administrador syncing a device).
+      if (error instanceof TransportError && (error.status === 404 || error.status === 403)) return;
       throw error;
     }
     const stored: { flow: FlowDefinition; correcao: CorrecaoRemota }[] = [];
