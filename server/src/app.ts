@@ -29,6 +29,7 @@ import { isDatabaseUnavailable } from './db/errors.ts';
 import { AppError, badRequest, databaseUnavailable, inspectInput } from './errors.ts';
 import { parseFormBody } from './form-body.ts';
 import { docsRoutes, registerOpenapi } from './openapi.ts';
+import { alteracaoRoutes } from './modules/alteracoes/routes.ts';
 import { auditoriaRoutes } from './modules/auditoria/routes.ts';
 import { clienteRoutes } from './modules/clientes/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
@@ -188,6 +189,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(registroRoutes, { db, access, blobs: options.blobs, live, callers, sweeper });
   await app.register(revisaoRoutes, { db, access, live });
   await app.register(importPendentesRoutes, { db, access, blobs: options.blobs, sweeper });
+  await app.register(alteracaoRoutes, { db, access });
   await app.register(mapaRoutes, { db, access, live });
   await app.register(mapaBaseRoutes, {
     db,

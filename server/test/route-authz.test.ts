@@ -463,6 +463,11 @@ const TABLE: Record<string, Entry> = {
     // The review (issue 24) shows photos to the interpretador and externo of Interpres projects (A's).
     expect: { ...registroReaders(), A: [401, 200, 403, 200, 403, 200, 200, 200] },
   },
+  // The change feed (issue 27): whoever reads the project in the back office.
+  'GET /api/alteracoes': {
+    call: (o) => ({ method: 'GET', url: `/api/alteracoes?projeto=${o.projeto}` }),
+    expect: projetoReaders,
+  },
   // The review (issue 24): the back office that reads the project; decisions not by the externo.
   'GET /api/revisao': {
     call: (o) => ({ method: 'GET', url: `/api/revisao?projeto=${o.projeto}` }),
