@@ -70,12 +70,21 @@ export const getExtracao = endpoint({
   query: comRevisaoExport(periodoSchema),
   ok: {
     status: 200,
-    description: 'Os arquivos KML, CSV e de fotos, com seus endereços (que levam a escolha da revisão).',
+    description:
+      'Os arquivos KML, CSV, de fotos, GeoPackage e XLSX, com seus endereços (que levam a escolha da revisão).',
     answer: z.object({
       projeto: z.object({ id: uuid, nome: z.string(), fuso: z.number().int().nullable() }),
       kml: z.array(arquivo),
       csv: z.array(arquivo),
       fotos: arquivo.nullable(),
+      geopackage: arquivo
+        .nullable()
+        .optional()
+        .describe('Os registros do período num GeoPackage: uma camada por fluxo.'),
+      xlsx: arquivo
+        .nullable()
+        .optional()
+        .describe('Os arquivos CSV do período numa planilha XLSX: uma aba por arquivo.'),
       erro: z.string().nullable(),
     }) satisfies z.ZodType<Extracao>,
   },
@@ -103,7 +112,7 @@ export const getArquivo = arquivoEndpoint({
   path: '/api/extrator/:projeto/:arquivo',
   summary: 'Um arquivo de exportação do projeto num período.',
   query: comRevisaoExport(comDecimal(periodoSchema)),
-  description: 'O arquivo (CSV ou ZIP de fotos).',
+  description: 'O arquivo (CSV, ZIP de fotos, registros.gpkg: GeoPackage, planilha.xlsx: XLSX).',
 });
 
 /** A flow's KML (the BDGD's: a zip with the KML and its CSV), the project by id or by name (SPEC.md 7 '{nome}'). */

@@ -59,10 +59,12 @@ export const listProdutividade = endpoint({
   },
 });
 
-/** 'produtividade.csv' takes the period; '{tecnico}.csv' and '{tecnico}.kml' a day and the review's choice. */
+/**
+ * 'produtividade.csv' takes the period; '{tecnico}.csv', '.kml', '.gpkg' and '.xlsx' a day and the review's choice.
+ */
 export const getRelatorioArquivo = arquivoEndpoint({
   path: '/api/relatorio/:projeto/:arquivo',
   summary: 'Um relatório do projeto como arquivo.',
   query: comRevisaoExport(comDecimal(diaSchema)),
-  description: 'O arquivo (CSV ou KML).',
+  description: 'O arquivo (CSV, KML, GeoPackage ou XLSX).',
 });

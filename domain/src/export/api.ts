@@ -37,6 +37,13 @@ export interface Extracao {
   csv: Arquivo[];
   /** The photos of the date range in one zip ('Fotos (zip)'), null when there are none. */
   fotos: Arquivo | null;
+  /**
+   * Issue 27: the period's records as a GeoPackage (a point layer per flow, its records CSV's columns) and an XLSX (a
+   * sheet per file of the CSV section with rows); null when there is nothing to put in them. The server always
+   * sends both; optional for the answers written before them.
+   */
+  geopackage?: Arquivo | null;
+  xlsx?: Arquivo | null;
   erro: string | null;
 }
 
@@ -46,9 +53,17 @@ export interface RelatorioTecnico {
   /** Records per flow collected that day (flows without records are absent). */
   contagens: Partial<Record<Fluxo, number>>;
   total: number;
-  /** CSV and KML of that technician and day (every flow). */
+  /**
+   * CSV and KML of that technician and day (every flow). The same path ending in .gpkg and .xlsx gives the day as a
+   * GeoPackage (a layer per flow, as the KML) and as an XLSX (the CSV's sheet): issue 27, `arquivoDoDia`.
+   */
   csv: string;
   kml: string;
+}
+
+/** The technician's day (RelatorioTecnico's CSV path) as another of its files. */
+export function arquivoDoDia(csv: string, formato: 'gpkg' | 'xlsx'): string {
+  return csv.replace(/\.csv(?=\?|$)/, `.${formato}`);
 }
 
 /** One row of the productivity table (GET /api/relatorio/{projetoId}/produtividade?dataInicio=&dataFim=). */

@@ -6,6 +6,7 @@ import * as api from '@novus/domain/api/extrator';
 import type { Arquivo } from '@novus/domain/export/api';
 import type { CsvExport } from '@novus/domain/export/columns';
 import { PRODUCAO_HEADERS } from '@novus/domain/export/columns';
+import { nomesDePlanilha, TIPOS_PRODUCAO, tipoColuna, type TipoColuna } from '@novus/domain/export/celulas';
 import type { SeparadorDecimal } from '@novus/domain/export/decimal';
 import { type Periodo, periodoSchema } from '@novus/domain/export/periodo';
 import { type RevisaoExport, revisaoParams } from '@novus/domain/export/revisao';
@@ -25,6 +26,7 @@ import {
   filtro,
   filtroRevisao,
   flowsOf,
+  geoPackageLayer,
   kmlLayer,
   readableProjeto,
   readableProjetoByKey,
@@ -33,14 +35,24 @@ import {
   SEM_FUSO,
 } from './files.ts';
 import {
+  type Contagem,
   contagens,
   datas,
+  type Partes,
   producaoQuery,
   type ProjetoExport,
+  type Query,
   registrosQuery,
   streamFotos,
 } from './queries.ts';
+import { geoPackageStream } from './geopackage.ts';
+import { type Aba, xlsxStream } from './planilha.ts';
 import { csvStream, kmlStream, zipStream } from './writers.ts';
+
+/** The Extrator's GeoPackage (a layer per flow) and XLSX (a sheet per file of the CSV section), by name. */
+const GEOPACKAGE = 'registros.gpkg';
+const PLANILHA = 'planilha.xlsx';
+const SEM_PLANILHA = 'Nenhum arquivo CSV com registros no período: não há planilha a gerar.';
 
 /** The CSV files of all flows, found by their id ('unidades', 'postes-simplificado'). */
 const CSV_EXPORTS = new Map<string, { flow: FlowDefinition; csv: CsvExport }>(
@@ -58,6 +70,31 @@ function query(periodo: Periodo, revisao: RevisaoExport): string {
   return text ? `?${text}` : '';
 }
 
+/** A CSV file's query and its columns with their types, which the CSV writes as text and the XLSX typed. */
+function csvQuery(
+  projeto: ProjetoExport,
+  flow: FlowDefinition,
+  csv: CsvExport,
+  periodo: Periodo,
+  revisao: RevisaoExport,
+  decimal: SeparadorDecimal,
+): { query: Query & { partes?: Partes }; colunas: { header: string; tipo: TipoColuna }[] } {
+  const records = filtro(projeto, { ...periodo, ...filtroRevisao(revisao) }, [flow.key]);
+  // A technician's day has no review of its own: the production counts the records the filter keeps.
+  if (csv.kind === 'producao') {
+    return {
+      query: producaoQuery(records),
+      colunas: PRODUCAO_HEADERS.map((header) => ({ header, tipo: TIPOS_PRODUCAO[header] })),
+    };
+  }
+  requireFuso(projeto);
+  const colunas = colunasCom(csv.colunas, revisao);
+  return {
+    query: registrosQuery(colunas, records, decimal),
+    colunas: colunas.map((coluna) => ({ header: coluna.header, tipo: tipoColuna(coluna) })),
+  };
+}
+
 function csvOf(
   db: Database,
   projeto: ProjetoExport,
@@ -67,16 +104,90 @@ function csvOf(
   revisao: RevisaoExport,
   decimal: SeparadorDecimal,
 ) {
-  const records = filtro(projeto, { ...periodo, ...filtroRevisao(revisao) }, [flow.key]);
-  // A technician's day has no review of its own: the production counts the records the filter keeps.
-  if (csv.kind === 'producao') return csvStream(db, producaoQuery(records), PRODUCAO_HEADERS);
-  requireFuso(projeto);
-  const colunas = colunasCom(csv.colunas, revisao);
+  const { query: csvRows, colunas } = csvQuery(projeto, flow, csv, periodo, revisao, decimal);
   return csvStream(
     db,
-    registrosQuery(colunas, records, decimal),
+    csvRows,
     colunas.map((coluna) => coluna.header),
   );
+}
+
+/** A file of the CSV section: its button, and what writes it (a technician's IP file has its period's tecnico). */
+interface CsvArquivo {
+  arquivo: Arquivo;
+  flow: FlowDefinition;
+  csv: CsvExport;
+  periodo: Periodo;
+}
+
+/**
+ * The CSV section of a period: a file per CSV of each flow (per technician where the flow says so), with the
+ * records (a production file: the technician-days) it holds; without a fuso only the production, which has no UTM.
+ */
+function csvSection(
+  projeto: ProjetoExport,
+  counts: readonly Contagem[],
+  periodo: Periodo,
+  revisao: RevisaoExport,
+): CsvArquivo[] {
+  const base = `${projeto.nome} - `;
+  const total = (fluxo: Fluxo, of: (count: Contagem) => number) =>
+    counts.filter((count) => count.fluxo === fluxo).reduce((sum, count) => sum + of(count), 0);
+  const files = flowsOf(projeto, counts).flatMap((flow) =>
+    flow.exports.csv.flatMap((csv): CsvArquivo[] => {
+      const path = `/api/extrator/${projeto.id}/${csv.id}.csv`;
+      if (csv.kind === 'registros' && csv.porTecnico) {
+        return counts
+          .filter((count) => count.fluxo === flow.key && count.tecnico !== null)
+          .map((count) => {
+            const doTecnico = { ...periodo, tecnico: count.tecnico ?? undefined };
+            return {
+              arquivo: {
+                id: csv.id,
+                label: `${csv.label} - ${count.tecnico_nome ?? 'Sem nome'}`,
+                url: `${path}${query(doTecnico, revisao)}`,
+                nome: fileName(`${base}${csv.label} - ${count.tecnico_nome ?? count.tecnico}.csv`),
+                registros: count.registros,
+              },
+              flow,
+              csv,
+              periodo: doTecnico,
+            };
+          });
+      }
+      return [
+        {
+          arquivo: {
+            id: csv.id,
+            label: csv.label,
+            url: `${path}${query(periodo, revisao)}`,
+            nome: fileName(`${base}${csv.label}.csv`),
+            // A production file has a row per technician and day.
+            registros: total(flow.key, (count) => (csv.kind === 'producao' ? count.dias : count.registros)),
+          },
+          flow,
+          csv,
+          periodo,
+        },
+      ];
+    }),
+  );
+  return projeto.fuso === null ? files.filter((file) => file.csv.kind === 'producao') : files;
+}
+
+/** The XLSX's sheets: the CSV section's files with rows, each typed, decimals with a point for celula to read. */
+function planilhaAbas(
+  projeto: ProjetoExport,
+  counts: readonly Contagem[],
+  periodo: Periodo,
+  revisao: RevisaoExport,
+): Aba[] {
+  const files = csvSection(projeto, counts, periodo, revisao).filter((file) => file.arquivo.registros > 0);
+  const nomes = nomesDePlanilha(files.map((file) => file.arquivo.label));
+  return files.map((file, index) => ({
+    nome: nomes[index] ?? file.arquivo.label,
+    ...csvQuery(projeto, file.flow, file.csv, file.periodo, revisao, 'ponto'),
+  }));
 }
 
 export async function extratorRoutes(
@@ -96,10 +207,8 @@ export async function extratorRoutes(
     const revisao = revisaoOf(request);
     const counts = await contagens(db, filtro(projeto, { ...periodo, ...filtroRevisao(revisao) }));
     const flows = flowsOf(projeto, counts);
-    const total = (fluxo: Fluxo, of: (count: (typeof counts)[number]) => number) =>
-      counts.filter((count) => count.fluxo === fluxo).reduce((sum, count) => sum + of(count), 0);
-    const registros = (fluxo: Fluxo) => total(fluxo, (count) => count.registros);
-    const dias = (fluxo: Fluxo) => total(fluxo, (count) => count.dias);
+    const registros = (fluxo: Fluxo) =>
+      counts.filter((count) => count.fluxo === fluxo).reduce((sum, count) => sum + count.registros, 0);
     const base = `${projeto.nome} - `;
     const kml = flows.map((flow): Arquivo => ({
       id: flow.apiPath,
@@ -110,37 +219,14 @@ export async function extratorRoutes(
       ),
       registros: registros(flow.key),
     }));
-    const csv = flows.flatMap((flow) =>
-      flow.exports.csv.flatMap((file): Arquivo[] => {
-        const path = `/api/extrator/${projeto.id}/${file.id}.csv`;
-        if (file.kind === 'registros' && file.porTecnico) {
-          return counts
-            .filter((count) => count.fluxo === flow.key && count.tecnico !== null)
-            .map((count) => ({
-              id: file.id,
-              label: `${file.label} - ${count.tecnico_nome ?? 'Sem nome'}`,
-              url: `${path}${query({ ...periodo, tecnico: count.tecnico ?? undefined }, revisao)}`,
-              nome: fileName(`${base}${file.label} - ${count.tecnico_nome ?? count.tecnico}.csv`),
-              registros: count.registros,
-            }));
-        }
-        return [
-          {
-            id: file.id,
-            label: file.label,
-            url: `${path}${query(periodo, revisao)}`,
-            nome: fileName(`${base}${file.label}.csv`),
-            // A production file has a row per technician and day.
-            registros: file.kind === 'producao' ? dias(flow.key) : registros(flow.key),
-          },
-        ];
-      }),
-    );
+    const csv = csvSection(projeto, counts, periodo, revisao).map((file) => file.arquivo);
     const fotos = counts.reduce((sum, count) => sum + count.fotos, 0);
+    const todos = counts.reduce((sum, count) => sum + count.registros, 0);
+    const linhas = csv.reduce((sum, file) => sum + file.registros, 0);
     return {
       projeto: { id: projeto.id, nome: projeto.nome, fuso: projeto.fuso },
       kml,
-      csv: projeto.fuso === null ? csv.filter((file) => file.id === 'vegetacao-producao') : csv,
+      csv,
       fotos:
         fotos === 0
           ? null
@@ -150,6 +236,26 @@ export async function extratorRoutes(
               url: `/api/extrator/${projeto.id}/fotos.zip${query(periodo, revisao)}`,
               nome: fileName(`${base}Fotos.zip`),
               registros: fotos,
+            },
+      geopackage:
+        todos === 0
+          ? null
+          : {
+              id: 'geopackage',
+              label: 'GeoPackage',
+              url: `/api/extrator/${projeto.id}/${GEOPACKAGE}${query(periodo, revisao)}`,
+              nome: fileName(`${projeto.nome}.gpkg`),
+              registros: todos,
+            },
+      xlsx:
+        linhas === 0
+          ? null
+          : {
+              id: 'xlsx',
+              label: 'XLSX',
+              url: `/api/extrator/${projeto.id}/${PLANILHA}${query(periodo, revisao)}`,
+              nome: fileName(`${projeto.nome}.xlsx`),
+              registros: linhas,
             },
       erro: projeto.fuso === null ? SEM_FUSO : null,
     };
@@ -177,6 +283,20 @@ export async function extratorRoutes(
         }
       })();
       void attachment(reply, `${projeto.nome} - Fotos`, 'zip').send(zipStream(entries));
+      return SENT;
+    }
+    if (arquivo === GEOPACKAGE || arquivo === PLANILHA) {
+      const counts = await contagens(db, filtro(projeto, { ...periodo, ...filtroRevisao(revisao) }));
+      if (arquivo === GEOPACKAGE) {
+        const layers = flowsOf(projeto, counts).map((flow) =>
+          geoPackageLayer(projeto, flow, periodo, revisao),
+        );
+        void attachment(reply, projeto.nome, 'gpkg').send(geoPackageStream(db, layers));
+        return SENT;
+      }
+      const abas = planilhaAbas(projeto, counts, periodo, revisao);
+      if (abas.length === 0) throw notFound(SEM_PLANILHA);
+      void attachment(reply, projeto.nome, 'xlsx').send(xlsxStream(db, abas));
       return SENT;
     }
     const found = /^(.+)\.csv$/.exec(arquivo);

@@ -17,7 +17,14 @@ import {
 import { type Access, ensure, policies } from '../../auth/access.ts';
 import type { Database } from '../../db/database.ts';
 import { AppError, notFound, parseId, parseInput } from '../../errors.ts';
-import { type Filtro, findProjetoExport, placemarksQuery, type ProjetoExport } from './queries.ts';
+import type { GeoPackageLayer } from './geopackage.ts';
+import {
+  type Filtro,
+  findProjetoExport,
+  placemarksQuery,
+  type ProjetoExport,
+  registrosQuery,
+} from './queries.ts';
 import type { KmlLayer } from './writers.ts';
 import { UUID } from '@novus/domain/ids';
 
@@ -39,6 +46,8 @@ const TYPES = {
   csv: 'text/csv; charset=utf-8',
   kml: 'application/vnd.google-earth.kml+xml',
   zip: 'application/zip',
+  gpkg: 'application/geopackage+sqlite3',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 };
 
 /** The reply as a download of the file `name.extension` (made a file name here), of the extension's type. */
@@ -140,5 +149,32 @@ export function kmlLayer(
       esquema,
       origin: `${request.protocol}://${request.host}`,
     }),
+  };
+}
+
+/**
+ * A flow's records as a GeoPackage layer named as its KML layer, with the columns of its records' CSV (the first
+ * the flow declares: 'Postes', not 'Postes simplificado') and their values, decimals written with a point, as GIS
+ * read them (KML keeps the point too).
+ */
+export function geoPackageLayer(
+  projeto: ProjetoExport,
+  flow: FlowDefinition,
+  periodo: Periodo,
+  revisao: RevisaoExport,
+): GeoPackageLayer {
+  const csv = flow.exports.csv.find((file) => file.kind === 'registros');
+  const colunas = colunasCom(csv?.kind === 'registros' ? csv.colunas : flow.exports.colunas, revisao);
+  return {
+    nome: flow.exports.kml.label,
+    colunas,
+    query: registrosQuery(
+      colunas,
+      filtro(projeto, { ...periodo, ...filtroRevisao(revisao) }, [flow.key]),
+      'ponto',
+      {
+        posicao: true,
+      },
+    ),
   };
 }

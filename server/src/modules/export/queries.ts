@@ -190,6 +190,9 @@ export interface Partes {
   semData(): Query;
 }
 
+/** The names of a row's longitude and latitude when `registrosQuery` is asked for them. */
+export const POSICAO = { lng: 'novus_lng', lat: 'novus_lat' } as const;
+
 /**
  * One row per record with the columns under their headers (CSV), in collection order, typed text neutralised
  * against spreadsheet formulas, decimals with the separator asked for. UTM columns are what the record stores in
@@ -199,6 +202,7 @@ export function registrosQuery(
   colunas: readonly Coluna[],
   filtro: Filtro,
   separador: SeparadorDecimal = 'virgula',
+  { posicao = false }: { posicao?: boolean } = {},
 ): Query & { partes: Partes } {
   const columns = colunas.map((coluna) => {
     const text = coluna.decimal
@@ -208,6 +212,8 @@ export function registrosQuery(
     if (!typed(coluna.valor)) return `${text} AS ${name}`;
     return `${careful(coluna.valor, text, 'novus_csv_safe', 'r.texto_formula')} AS ${name}`;
   });
+  // The point of each row for a GeoPackage, after the CSV's columns (whose headers are upper case or accented).
+  if (posicao) columns.push(`r.lng AS ${POSICAO.lng}`, `r.lat AS ${POSICAO.lat}`);
   /** The query with more conditions, each given the parameter list to add its values to. */
   const select = (...more: ((params: unknown[]) => string)[]): Query => {
     const params: unknown[] = [];

@@ -1,10 +1,11 @@
-// The Relatórios (SPEC.md 2 'Reports screen'): one row per technician of a day with their CSV and KML, and the
-// productivity of a period, as a table or a CSV (domain/src/api/relatorios.ts).
+// The Relatórios (SPEC.md 2 'Reports screen'): one row per technician of a day with their CSV and KML (and, issue 27,
+// GeoPackage and XLSX), and the productivity of a period, as a table or a CSV (domain/src/api/relatorios.ts).
 import type { FastifyInstance } from 'fastify';
 import * as api from '@novus/domain/api/relatorios';
 import type { Produtividade, RelatorioTecnico } from '@novus/domain/export/api';
 import type { Coluna } from '@novus/domain/export/columns';
 import { COLUNAS_BASE, FORMULA_START, FUSO_HORARIO } from '@novus/domain/export/columns';
+import { nomesDePlanilha, tipoColuna } from '@novus/domain/export/celulas';
 import { SEPARADORES_DECIMAIS, type SeparadorDecimal } from '@novus/domain/export/decimal';
 import { type Periodo, periodoSchema } from '@novus/domain/export/periodo';
 import { revisaoParams } from '@novus/domain/export/revisao';
@@ -21,6 +22,7 @@ import {
   filtro,
   filtroRevisao,
   flowsOf,
+  geoPackageLayer,
   kmlLayer,
   readableProjeto,
   requireFuso,
@@ -33,6 +35,8 @@ import {
   registrosQuery,
   resumoPorTecnicoDia,
 } from './queries.ts';
+import { geoPackageStream } from './geopackage.ts';
+import { type Aba, xlsxStream } from './planilha.ts';
 import { csvStream, kmlStream } from './writers.ts';
 
 export async function relatorioRoutes(app: FastifyInstance, deps: ExportDeps) {
@@ -81,7 +85,7 @@ export async function relatorioRoutes(app: FastifyInstance, deps: ExportDeps) {
       );
       return SENT;
     }
-    const found = /^([0-9a-f-]{36})\.(csv|kml)$/i.exec(arquivo);
+    const found = /^([0-9a-f-]{36})\.(csv|kml|gpkg|xlsx)$/i.exec(arquivo);
     if (!found) throw notFound('Arquivo de relatório não encontrado.');
     const tecnico = parseId(found[1], 'Identificador do técnico');
     const { data } = parseInput(diaSchema, request.query);
@@ -102,25 +106,40 @@ export async function relatorioRoutes(app: FastifyInstance, deps: ExportDeps) {
       );
       return SENT;
     }
-    const decimal = decimalOf(request);
+    if (found[2] === 'gpkg') {
+      void attachment(reply, `${projeto.nome} - ${data} - ${who}`, 'gpkg').send(
+        geoPackageStream(
+          db,
+          flows.map((flow) => geoPackageLayer(projeto, flow, periodo, revisao)),
+        ),
+      );
+      return SENT;
+    }
     requireFuso(projeto);
     // The day of a technician across flows: which flow, then the columns every record has.
     const colunas = colunasCom(
       [{ header: 'FLUXO', valor: { registro: 'fluxo' } }, ...COLUNAS_BASE] satisfies Coluna[],
       revisao,
     );
+    const records = filtro(
+      projeto,
+      { ...periodo, ...filtroRevisao(revisao) },
+      flows.map((flow) => flow.key),
+    );
+    if (found[2] === 'xlsx') {
+      // The CSV's one file as one sheet, named after the day (a sheet name holds no '/').
+      const aba: Aba = {
+        nome: nomesDePlanilha([`${who} ${data}`])[0] ?? data,
+        colunas: colunas.map((coluna) => ({ header: coluna.header, tipo: tipoColuna(coluna) })),
+        query: registrosQuery(colunas, records, 'ponto'),
+      };
+      void attachment(reply, `${projeto.nome} - ${data} - ${who}`, 'xlsx').send(xlsxStream(db, [aba]));
+      return SENT;
+    }
     void attachment(reply, `${projeto.nome} - ${data} - ${who}`, 'csv').send(
       csvStream(
         db,
-        registrosQuery(
-          colunas,
-          filtro(
-            projeto,
-            { ...periodo, ...filtroRevisao(revisao) },
-            flows.map((flow) => flow.key),
-          ),
-          decimal,
-        ),
+        registrosQuery(colunas, records, decimalOf(request)),
         colunas.map((c) => c.header),
       ),
     );
