@@ -2,8 +2,9 @@
 // poles and trees with photos over two days; the supervisor extracts KML, CSV and the photos' zip of a range
 // of days from the Extrator and opens each file (csv-parse, GDAL's ogrinfo, unzip); on Relatórios reads one
 // day per technician with their CSV and KML, and the productivity as a chart, a table and a CSV. A supervisor of
-// another client never sees the project.
+// another client never sees the project. The range also comes as a GeoPackage (GDAL) and an XLSX (exceljs), issue 27.
 import { expect, type Page, test } from '@playwright/test';
+import ExcelJS from 'exceljs';
 import { expectAccessible } from '../support/axe';
 import { BackofficeShell } from '../support/backoffice-page';
 import {
@@ -452,4 +453,44 @@ test('the supervisor includes the review and its flags in the files, and filters
   ]);
   await relatorio.choose(relatorio.combobox('Estado da revisão'), 'Reprovado');
   await expect(relatorio.noData).toBeVisible();
+});
+
+test('the supervisor downloads the range as a GeoPackage and an XLSX, beside the CSV and KML', async ({
+  page,
+}, testInfo) => {
+  const saveTo = (name: string) => testInfo.outputPath(name);
+  const shell = await signIn(page, world.supervisor.login);
+  await shell.menuLink('Extrator').click();
+  const extrator = new ExtratorScreen(page);
+  await extrator.chooseProjeto(world.projetoNome);
+  await expect(extrator.dataFinal).toContainText(DIA_2.tela);
+
+  // every record of the range in one GeoPackage; the five CSV files with rows in one XLSX
+  const geopackage = extrator.section('GeoPackage');
+  const xlsx = extrator.section('XLSX');
+  await expect(geopackage.getByRole('link')).toHaveText(['GeoPackage (9)']);
+  await expect(xlsx.getByRole('link')).toHaveText(['XLSX (14)']);
+  await expectAccessible(page, 'extrator com GeoPackage e XLSX');
+  await screenshot(page, 'backoffice-extrator-geopackage-xlsx');
+
+  const gpkg = await download(page, extrator.arquivo(geopackage, 'GeoPackage', 9), saveTo);
+  expect(gpkg.download.suggestedFilename()).toBe(`${world.projetoNome}.gpkg`);
+  expect(ogrLayers(gpkg.file)).toEqual({ Unidades: 4, Postes: 3, 'Uso Mútuo/IP': 0, Vegetação: 2 });
+
+  const planilha = await download(page, extrator.arquivo(xlsx, 'XLSX', 14), saveTo);
+  expect(planilha.download.suggestedFilename()).toBe(`${world.projetoNome}.xlsx`);
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.readFile(planilha.file);
+  // a sheet per CSV file, its rows under the CSV's header
+  expect(workbook.worksheets.map((sheet) => [sheet.name, sheet.rowCount - 1])).toEqual([
+    ['Unidades', 4],
+    ['Postes', 3],
+    ['Postes simplificado', 3],
+    ['Vegetação (coleta)', 2],
+    ['Vegetação (produção)', 2],
+  ]);
+  const unidades = workbook.getWorksheet('Unidades');
+  expect(unidades?.getRow(1).getCell(3).value).toBe('DATA');
+  expect(unidades?.getRow(2).getCell(3).value).toBeInstanceOf(Date);
+  expect(typeof unidades?.getRow(2).getCell(4).value).toBe('number');
 });

@@ -1,5 +1,6 @@
 // The Extrator's downloads for a project and range: KML, CSV (each only with rows) and the photos' zip
-// (SPEC.md section 2 'Extractor'); a project with no records yet has only its KML files.
+// (SPEC.md section 2 'Extractor'), then every record as a GeoPackage and the CSV files as one XLSX (issue 27);
+// a project with no records yet has only its KML files.
 import type { ReactNode } from 'react';
 import { Alert, Stack, Typography } from '@mui/material';
 import type { Arquivo, Extracao } from '@novus/domain/export/api';
@@ -41,6 +42,16 @@ function PeriodoFiles({ extracao }: { extracao: Extracao }) {
       {extracao.fotos !== null && (
         <SectionPaper title="Fotos">
           <Buttons arquivos={[extracao.fotos]} empty={null} />
+        </SectionPaper>
+      )}
+      {extracao.geopackage && (
+        <SectionPaper title="GeoPackage">
+          <Buttons arquivos={[extracao.geopackage]} empty={null} />
+        </SectionPaper>
+      )}
+      {extracao.xlsx && (
+        <SectionPaper title="XLSX">
+          <Buttons arquivos={[extracao.xlsx]} empty={null} />
         </SectionPaper>
       )}
     </>

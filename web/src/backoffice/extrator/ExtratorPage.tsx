@@ -1,4 +1,4 @@
-// 'Extrator': choose a project and a range of its days, then download its KML, CSV and photo files
+// 'Extrator': choose a project and a range of its days, then download its KML, CSV, photo, GeoPackage and XLSX files
 // (SPEC.md section 2 'Extractor'), with the review's columns and filters if asked (issue 24).
 import { useState } from 'react';
 import { Stack } from '@mui/material';
