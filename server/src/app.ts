@@ -22,7 +22,13 @@ import { LoginLimiter } from './auth/login-limiter.ts';
 import { Callers } from './auth/callers.ts';
 import { sessionEnded } from './auth/sessions.ts';
 import type { TokenService } from './auth/tokens.ts';
-import { DEFAULT_TILES, type MapaBaseConfig, mapaBaseConfig, type TileConfig } from './config.ts';
+import {
+  DEFAULT_TILES,
+  type MapaBaseConfig,
+  mapaBaseConfig,
+  type TileConfig,
+  webhooksConfig,
+} from './config.ts';
 import { route } from './contract.ts';
 import type { Database } from './db/database.ts';
 import { isDatabaseUnavailable } from './db/errors.ts';
@@ -45,6 +51,8 @@ import { revisaoRoutes } from './modules/revisao/routes.ts';
 import { importPendentesRoutes } from './modules/registros/import-pendentes.ts';
 import { PhotoSweeper } from './modules/registros/upload.ts';
 import { usuarioRoutes } from './modules/usuarios/routes.ts';
+import { WEBHOOK_DEFAULTS, WebhookDispatcher, type WebhookOptions } from './modules/webhooks/dispatcher.ts';
+import { webhookRoutes } from './modules/webhooks/routes.ts';
 import type { BlobStore } from './storage/blob-store.ts';
 
 export interface AppOptions {
@@ -71,6 +79,8 @@ export interface AppOptions {
   mapaBase?: MapaBaseConfig;
   /** Called for every route as it is added (the authorization sweep collects the route table with it). */
   onRoute?: (route: RouteOptions) => void;
+  /** The webhooks' dispatcher: WEBHOOK_DEFAULTS and WEBHOOKS_ALLOW_PRIVATE (webhooksConfig) but for these. */
+  webhooks?: Partial<WebhookOptions>;
 }
 
 /** The origins a tile URL template loads from, for the Content-Security-Policy (relative URLs are 'self'). */
@@ -201,6 +211,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(extratorRoutes, { db, access, blobs: options.blobs });
   await app.register(relatorioRoutes, { db, access });
   await app.register(loggerRoutes, { db });
+  // Every process delivers webhooks from the outbox while it runs (issue 27).
+  const webhooks: WebhookOptions = {
+    ...WEBHOOK_DEFAULTS,
+    ...webhooksConfig(),
+    onError: (error) => app.log.error({ err: error }, 'webhook delivery failed'),
+    ...options.webhooks,
+  };
+  const dispatcher = new WebhookDispatcher(db, webhooks);
+  app.addHook('onReady', () => dispatcher.start());
+  app.addHook('onClose', () => dispatcher.close());
+  await app.register(webhookRoutes, { db, access, dispatcher, options: webhooks });
 
   if (options.tilesDir) {
     await app.register(fastifyStatic, {

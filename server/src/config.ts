@@ -43,6 +43,16 @@ export function mapaBaseConfig(env: NodeJS.ProcessEnv = process.env): MapaBaseCo
   return { maxBytes, allowPrivate: env.MAPA_BASE_ALLOW_PRIVATE === '1' };
 }
 
+/** The webhooks (issue 27). */
+export interface WebhooksConfig {
+  /** WEBHOOKS_ALLOW_PRIVATE=1: webhooks may call loopback and private addresses (tests, a receiver on the LAN). */
+  allowPrivate: boolean;
+}
+
+export function webhooksConfig(env: NodeJS.ProcessEnv = process.env): WebhooksConfig {
+  return { allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === '1' };
+}
+
 /** The map's tile sources, as GET /api/config declares them. */
 export type { TileConfig };
 
