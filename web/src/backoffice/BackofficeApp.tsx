@@ -14,6 +14,7 @@ import { ProjetoList } from './projetos/ProjetoList';
 import { RelatorioPage } from './relatorios/RelatorioPage';
 import { UsuarioForm } from './usuarios/UsuarioForm';
 import { UsuarioList } from './usuarios/UsuarioList';
+import { WebhooksPage } from './webhooks/WebhooksPage';
 
 // Leaflet and the KML/point-file parsers (proj4, togeojson, papaparse) are needed on the project form only.
 const ProjetoForm = lazy(() => import('./projetos/ProjetoForm').then((m) => ({ default: m.ProjetoForm })));
@@ -47,6 +48,7 @@ export function BackofficeApp() {
             <Route path="relatorio" element={<RelatorioPage />} />
             <Route path="supervisor" element={<SupervisorPage />} />
             <Route path="revisao" element={<RevisaoPage />} />
+            <Route path="webhooks" element={<WebhooksPage />} />
             <Route path="*" element={<Navigate to="/backoffice" replace />} />
           </Routes>
         </Suspense>
