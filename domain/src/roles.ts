@@ -34,7 +34,7 @@ const isBackofficeReader = (roles: readonly string[]) => canEnterBackoffice(role
 
 /**
  * The back-office menu of SPEC.md section 6, in order; Relatórios (the reports of SPEC.md section 2) and
- * Auditoria (the audit log, issue 12) are ours.
+ * Auditoria (the audit log, issue 12) and Webhooks (issue 27) are ours.
  */
 export const BACKOFFICE_MENU: readonly MenuEntry[] = [
   { label: 'Home', path: '/backoffice/', visible: () => true },
@@ -43,6 +43,7 @@ export const BACKOFFICE_MENU: readonly MenuEntry[] = [
   { label: 'Usuarios', path: '/backoffice/usuario', visible: isAdmin },
   { label: 'Auditoria', path: '/backoffice/auditoria', visible: isAdmin },
   { label: 'Importar pendentes', path: '/backoffice/pendentes', visible: isAdmin },
+  { label: 'Webhooks', path: '/backoffice/webhooks', visible: isAdmin },
   { label: 'Extrator', path: '/backoffice/extrator', visible: isSupervisor },
   { label: 'Relatórios', path: '/backoffice/relatorio', visible: isAdminOrSupervisor },
   { label: 'Supervisao', path: '/backoffice/supervisor', visible: isSupervisor },

@@ -12,6 +12,7 @@ describe('back-office menu (SPEC.md section 6)', () => {
       'Usuarios',
       'Auditoria',
       'Importar pendentes',
+      'Webhooks',
       'Relatórios',
       'Revisão',
     ]);
@@ -23,6 +24,7 @@ describe('back-office menu (SPEC.md section 6)', () => {
       'Usuarios',
       'Auditoria',
       'Importar pendentes',
+      'Webhooks',
       'Extrator',
       'Relatórios',
       'Supervisao',

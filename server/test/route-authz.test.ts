@@ -76,6 +76,9 @@ interface World {
   logins: Record<Exclude<Caller, 'none'>, string>;
 }
 
+// The sweep's webhooks name this host's closed port (WEBHOOK below).
+process.env.WEBHOOKS_ALLOW_PRIVATE = '1';
+
 const unique = (prefix: string) => `${prefix}${crypto.randomUUID().slice(0, 8)}`;
 
 const sdu = {
@@ -245,6 +248,26 @@ async function adminSend<T = { _id: string }>(world: Pick<World, 'app' | 'adminC
   const response = await send(world.app, call, world.adminCookie);
   if (response.statusCode >= 300) throw new Error(`${call.method} ${call.url}: ${response.body}`);
   return parsed<T>(response);
+}
+
+/**
+ * The sweep's webhook: a closed port of this host (WEBHOOKS_ALLOW_PRIVATE=1 is set before the app). One at a time
+ * per project, removed before the next, so no delivery's attempt changes the database under a refused request.
+ */
+const WEBHOOK = { url: 'http://127.0.0.1:9/gancho', eventos: ['revisão'] };
+
+async function withoutWebhooks(world: Pick<World, 'app' | 'adminCookie'>, o: Objects): Promise<void> {
+  const url = `/api/projeto/${o.projeto}/webhooks`;
+  const list = parsed<{ _id: string }[]>(await send(world.app, { method: 'GET', url }, world.adminCookie));
+  for (const { _id } of list) await adminSend(world, { method: 'DELETE', url: `/api/webhook/${_id}` });
+}
+
+/** A new webhook of the project, made by the administrador after removing any other; its id. */
+async function withWebhook(world: Pick<World, 'app' | 'adminCookie'>, o: Objects): Promise<string> {
+  await withoutWebhooks(world, o);
+  return (
+    await adminSend(world, { method: 'POST', url: `/api/projeto/${o.projeto}/webhooks`, json: WEBHOOK })
+  )._id;
 }
 
 // The table: every route of the app, keyed as Fastify names it.
@@ -542,6 +565,40 @@ const TABLE: Record<string, Entry> = {
   'GET /api/relatorio/:projeto/:arquivo': {
     call: (o) => ({ method: 'GET', url: `/api/relatorio/${o.projeto}/produtividade.csv` }),
     expect: clienteReaders(),
+  },
+  // Webhooks (issue 27): the administrador's alone, each call on a webhook of the project made for it (a delivery
+  // that does not exist is a 404 past the roles). Last in the table: the webhooks left are never sent a change.
+  'GET /api/projeto/:id/webhooks': {
+    call: (o) => ({ method: 'GET', url: `/api/projeto/${o.projeto}/webhooks` }),
+    expect: both(adminOnly(200)),
+  },
+  'POST /api/projeto/:id/webhooks': {
+    call: async (o, _caller, world) => {
+      await withoutWebhooks(world, o);
+      return { method: 'POST', url: `/api/projeto/${o.projeto}/webhooks`, json: WEBHOOK };
+    },
+    expect: both(adminOnly(201)),
+  },
+  'DELETE /api/webhook/:id': {
+    call: async (o, _caller, world) => ({
+      method: 'DELETE',
+      url: `/api/webhook/${await withWebhook(world, o)}`,
+    }),
+    expect: both(adminOnly(200)),
+  },
+  'GET /api/webhook/:id/entregas': {
+    call: async (o, _caller, world) => ({
+      method: 'GET',
+      url: `/api/webhook/${await withWebhook(world, o)}/entregas`,
+    }),
+    expect: both(adminOnly(200)),
+  },
+  'POST /api/webhook/:id/entregas/:entrega/reenviar': {
+    call: async (o, _caller, world) => ({
+      method: 'POST',
+      url: `/api/webhook/${await withWebhook(world, o)}/entregas/${crypto.randomUUID()}/reenviar`,
+    }),
+    expect: both(adminOnly(404)),
   },
 };
 
