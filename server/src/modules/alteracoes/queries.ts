@@ -26,12 +26,27 @@ type Flat = Omit<RegistroRow, 'id'> & {
 };
 
 /**
+ * The oldest transaction the statement's snapshot sees running that may still write a change, or the snapshot's
+ * end when there is none. pg_snapshot_xmin would do, but it counts the transactions of every database of the
+ * cluster (another database's long import would hold the feed back): those pg_stat_activity shows in another
+ * database are left out, as they cannot write here. One that ended before pg_stat_activity was read is not listed,
+ * so it still counts: a wait of one call, never a change skipped. Without pg_stat_activity's xids (PGlite, no
+ * rights to see them) nothing is left out: pg_snapshot_xmin exactly.
+ */
+const HORIZONTE = `(SELECT COALESCE(min(x.xid), pg_snapshot_xmax(pg_current_snapshot()))
+   FROM pg_snapshot_xip(pg_current_snapshot()) AS x(xid)
+   WHERE NOT EXISTS (
+     SELECT 1 FROM pg_stat_activity o
+     WHERE o.datid <> (SELECT oid FROM pg_database WHERE datname = current_database())
+       AND o.backend_xid::text = (x.xid::text::numeric % 4294967296)::text))`;
+
+/**
  * Up to `limite` changes of a project after the change `desde`, oldest first, each with its record (RegistroRow,
  * as getRegistro reads one; the photos' slots from the column the fotos trigger keeps).
  *
- * Only changes whose transaction is older than every transaction still running: ids are taken when a row is
- * written but transactions commit in any order, so a change with a smaller id may still be on its way while a
- * larger one is readable. Serving a change only once no transaction older than its own is running means none can
+ * Only changes whose transaction is older than every transaction still running (HORIZONTE): ids are taken when a
+ * row is written but transactions commit in any order, so a change with a smaller id may still be on its way while
+ * a larger one is readable. Serving a change only once no transaction older than its own is running means none can
  * later appear behind a cursor already given. The horizon and the rows come from one statement's snapshot: a
  * change older than the horizon has ended, so the same snapshot sees it if it committed.
  */
@@ -49,7 +64,7 @@ export async function listAlteracoes(
        r.revisao, r.flags, p.disponivel_interpres
      FROM (
        SELECT id, registro, evento, em, versao FROM alteracoes
-       WHERE projeto = $1 AND id > $2::bigint AND xid < pg_snapshot_xmin(pg_current_snapshot())
+       WHERE projeto = $1 AND id > $2::bigint AND xid < ${HORIZONTE}
        ORDER BY id LIMIT $3
      ) a
      LEFT JOIN registros r ON r.id = a.registro
