@@ -28,6 +28,8 @@ export const projetoFieldsSchema = z.object({
   ),
   fluxos: fluxosField,
   disponivelInterpres: booleanField('Valor inválido para Disponibilizar no Interpres.'),
+  // absent: left as it is (on for a new project); the form always sends it
+  carimboFotos: booleanField('Valor inválido para Carimbar as fotos.').optional(),
   limiteDownload: z.preprocess(
     emptyToUndefined,
     z.coerce

@@ -40,6 +40,8 @@ export interface CollectWorld {
 export interface WorldOptions {
   fluxos?: string;
   pontos?: Record<string, unknown[]>;
+  /** The photo stamp (issue 26), on by default as for any new project. */
+  carimboFotos?: boolean;
 }
 
 export async function adminApi(): Promise<APIRequestContext> {
@@ -54,6 +56,7 @@ export async function adminApi(): Promise<APIRequestContext> {
 export async function setUpWorld({
   fluxos = 'hc,poste',
   pontos = {},
+  carimboFotos = true,
 }: WorldOptions = {}): Promise<CollectWorld> {
   const admin = await adminApi();
   const cliente = await createCliente(admin, unique('Cliente Campo'));
@@ -67,6 +70,7 @@ export async function setUpWorld({
       ...Object.fromEntries(Object.entries(pontos).map(([field, list]) => [field, JSON.stringify(list)])),
       fuso: '22',
       disponivelInterpres: 'false',
+      carimboFotos: String(carimboFotos),
     },
   });
   expect(created.status(), await created.text()).toBe(201);

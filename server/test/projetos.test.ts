@@ -340,6 +340,7 @@ describe('/api/projeto', () => {
     expect(mine).toHaveLength(1);
     expect(Object.keys(mine[0]).sort()).toEqual([
       '_id',
+      'carimboFotos',
       'fluxos',
       'fuso',
       'imagensMapa',

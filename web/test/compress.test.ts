@@ -5,7 +5,8 @@ import { FLOWS } from '@novus/domain/flows/registry';
 import { fiscalizacaoFlow } from '@novus/domain/flows/fiscalizacao';
 import { posteFlow } from '@novus/domain/flows/poste';
 import { unidadeFlow } from '@novus/domain/flows/unidade';
-import { compressAll, maxWidthOrHeightFor, progressText } from '../src/offline/compress';
+import { compressAll, progressText } from '../src/offline/compress';
+import { storedSize } from '../src/offline/photo-render';
 import { NovusDatabase } from '../src/offline/db';
 import { RecordStore } from '../src/offline/records';
 
@@ -71,18 +72,44 @@ describe('compressAll', () => {
   });
 });
 
-describe('maxWidthOrHeightFor', () => {
-  it('caps a portrait photo by the height it has once 1920 px wide', () => {
+describe('compressAll with the stamp (issue 26)', () => {
+  it('hands each record its stamp, and keeps the originals’ SHA-256 once the photos are replaced', async () => {
+    const original = new TextEncoder().encode('original bytes');
+    const added = await store.add(posteFlow, { ...base, fotos: [null, new Blob([original])] });
+    const semCarimbo = await store.add(unidadeFlow, { ...base, projeto: 'sem', fotos: [new Blob(['u'])] });
+    const seen = new Map<string, readonly string[] | null | undefined>();
+    await compressAll(
+      store,
+      FLOWS,
+      async (foto, { carimbo }) => {
+        seen.set(await foto.text(), carimbo);
+        return new Blob(['stamped']);
+      },
+      () => undefined,
+      (flow, record) => (record.projeto === 'sem' ? null : [`${flow.labels.record} ${record.id}`]),
+    );
+    expect(seen.get('original bytes')).toEqual([`Poste ${added.id}`]);
+    expect(seen.get('u')).toBeNull();
+    const hash = Buffer.from(await crypto.subtle.digest('SHA-256', original)).toString('hex');
+    const poste = await store.getByID(posteFlow, added.id);
+    expect(poste?.fotosOriginaisSha256).toEqual([null, hash]);
+    expect(poste?.fotosSha256?.[1]).not.toBe(hash);
+    expect((await store.getByID(unidadeFlow, semCarimbo.id))?.fotosOriginaisSha256).toHaveLength(1);
+  });
+});
+
+describe('storedSize', () => {
+  it('scales a portrait photo to 1920 px wide', () => {
     // 3000x4000 ends 1920x2560, not 1440x1920
-    expect(maxWidthOrHeightFor({ width: 3000, height: 4000 })).toBe(2560);
+    expect(storedSize(3000, 4000)).toEqual({ width: 1920, height: 2560 });
   });
 
-  it('caps a landscape photo at 1920 px', () => {
-    expect(maxWidthOrHeightFor({ width: 4000, height: 3000 })).toBe(1920);
+  it('scales a landscape photo to 1920 px wide', () => {
+    expect(storedSize(4000, 3000)).toEqual({ width: 1920, height: 1440 });
   });
 
   it('leaves a photo at most 1920 px wide at its size, however tall', () => {
-    expect(maxWidthOrHeightFor({ width: 1080, height: 2400 })).toBeUndefined();
-    expect(maxWidthOrHeightFor({ width: 1920, height: 1080 })).toBeUndefined();
+    expect(storedSize(1080, 2400)).toEqual({ width: 1080, height: 2400 });
+    expect(storedSize(1920, 1080)).toEqual({ width: 1920, height: 1080 });
   });
 });

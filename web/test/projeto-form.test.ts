@@ -131,7 +131,8 @@ describe('the project form', () => {
       { type: 'field', field: 'cliente', value: 'c1' },
       { type: 'fluxo', fluxo: 'ip', checked: true },
       { type: 'fluxo', fluxo: 'hc', checked: true },
-      { type: 'interpres', value: true },
+      { type: 'opcao', field: 'disponivelInterpres', value: true },
+      { type: 'opcao', field: 'carimboFotos', value: false },
       await pick('ip', 'pontos-ip.txt'),
     );
     const body = projetoFormBody(state, 'p1');
@@ -141,6 +142,8 @@ describe('the project form', () => {
     expect(body.get('fuso')).toBe('');
     expect(body.getAll('fluxos')).toEqual(['hc', 'ip']);
     expect(body.get('disponivelInterpres')).toBe('true');
+    expect(body.get('carimboFotos')).toBe('false');
+    expect(projetoFormBody(EMPTY_PROJETO_FORM).get('carimboFotos')).toBe('true');
     expect(body.get('arquivoIP')).toBe(sample('pontos-ip.txt'));
     expect(body.has('kml')).toBe(false);
     expect(body.has('arquivoBDGD')).toBe(false);
@@ -155,12 +158,14 @@ describe('the project form', () => {
       fluxos: ['ip', 'hc'],
       fuso: 22,
       disponivelInterpres: true,
+      carimboFotos: false,
       zonas: [{ _id: 'z1', label: 'Zona Centro', poligono: [{ lat: -25.4, lng: -49.2 }] }],
       pontos: { ip: [{ _id: 'i1', coordenadas: [-25.43, -49.27] }], bdgd: [], fiscalizacao: [], lpt2: [] },
     };
     const state = run({ type: 'loaded', projeto });
     expect(state).toMatchObject({ nome: 'Curitiba', cliente: 'c1', fuso: '22', fluxos: ['hc', 'ip'] });
     expect(state.disponivelInterpres).toBe(true);
+    expect(state.carimboFotos).toBe(false);
     expect(state.saved.counts.ip).toBe(1);
     expect(mapData(state).zonas).toHaveLength(1);
     const replaced = projetoFormReducer(state, await pick('kml', 'zoneamento-curitiba.kml'));

@@ -55,6 +55,9 @@ const projetoDetailAnswer = z
     fuso: z.number().int().nullable(),
     disponivelInterpres: z.boolean(),
     limiteDownload: z.number().int().nullable(),
+    carimboFotos: z
+      .boolean()
+      .describe('As fotos recebem o carimbo de data, hora, local e técnico (ligado por padrão).'),
     imagensMapa: z.array(z.unknown()),
     zonas: z.array(zonaAnswer),
     /** The project's basemap package (issue 23), null without one. */
@@ -129,6 +132,7 @@ export const listProjetosOfUser = endpoint({
           imagensMapa: z.array(z.unknown()),
           fuso: z.number().int().nullable(),
           limiteDownload: z.number().int().nullable(),
+          carimboFotos: z.boolean().describe('O aparelho carimba as fotos deste projeto.'),
           /** The basemap package the device downloads for its zones (coverage judged against them), or null. */
           mapaBase: mapaBaseAnswer.nullable(),
         })

@@ -11,7 +11,7 @@ export interface PontoPreloaded {
 
 export interface ProjetoDetail extends Pick<
   ProjetoAnswer,
-  '_id' | 'nome' | 'cliente' | 'fluxos' | 'fuso' | 'disponivelInterpres'
+  '_id' | 'nome' | 'cliente' | 'fluxos' | 'fuso' | 'disponivelInterpres' | 'carimboFotos'
 > {
   zonas: Pick<ProjetoAnswer['zonas'][number], '_id' | 'label' | 'poligono'>[];
   pontos: Record<PreloadedFluxo, PontoPreloaded[]>;
@@ -23,7 +23,7 @@ function pontoPreloaded({ _id, coordenadas: [lat, lng] = [] }: PontoAnswer): Pon
 
 /** getProjeto's, createProjeto's or updateProjeto's answer as the form reads it. */
 export function projetoDetail(answer: ProjetoAnswer): ProjetoDetail {
-  const { _id, nome, cliente, fluxos, fuso, disponivelInterpres, zonas } = answer;
+  const { _id, nome, cliente, fluxos, fuso, disponivelInterpres, carimboFotos, zonas } = answer;
   const fields: Readonly<Record<string, unknown>> = answer;
   // parsed by the declared answer, whose shape holds every preloaded flow's points under its formField
   const pontosOf = (field: string) => (fields[field] as PontoAnswer[]).map(pontoPreloaded);
@@ -34,6 +34,7 @@ export function projetoDetail(answer: ProjetoAnswer): ProjetoDetail {
     fluxos,
     fuso,
     disponivelInterpres,
+    carimboFotos,
     zonas,
     pontos: Object.fromEntries(
       PRELOADED_FLOWS.map((flow) => [flow.key, pontosOf(flow.preload.formField)]),

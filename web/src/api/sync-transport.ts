@@ -157,6 +157,7 @@ function toLocalProjeto(remote: RemoteProjeto): LocalProjeto {
     ...(typeof remote.fuso === 'number' ? { fuso: remote.fuso } : {}),
     ...(typeof remote.limiteDownload === 'number' ? { limiteDownload: remote.limiteDownload } : {}),
     mapaBase: remote.mapaBase,
+    carimboFotos: remote.carimboFotos,
   };
 }
 

@@ -22,6 +22,8 @@ export interface LocalProjeto {
   limiteDownload?: number;
   /** The project's basemap package (issue 23), known offline: 'Download do Mapa' and the field map draw from it. */
   mapaBase?: MapaBase | null;
+  /** Photos get the stamp (issue 26) unless the project turned it off: absent (an older server) means on. */
+  carimboFotos?: boolean;
 }
 
 /** A flow's indexes: what sync and the lists read (points by their collected state, LPT Agiltec by OS). */

@@ -32,6 +32,11 @@ export interface LocalColeta {
    * before issue 25 have none.
    */
   fotosSha256?: (string | null)[];
+  /**
+   * The SHA-256 (hex) of each photo as the camera gave it, by slot, kept once 'Compactar Imagens' replaced it with
+   * its compressed and stamped copy (issue 26): the server stores it beside the photo.
+   */
+  fotosOriginaisSha256?: (string | null)[];
   /** Photos already on the server (records downloaded by zone). */
   fotosUrls?: string[];
   imagensCompactadas: boolean;

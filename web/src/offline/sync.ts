@@ -73,7 +73,16 @@ export interface SyncResult {
   error?: string;
 }
 
-const ENVELOPE_KEYS = new Set(['id', 'coletaId', 'projeto', 'coordenadas', 'dataHora', 'precisao', 'versao']);
+const ENVELOPE_KEYS = new Set([
+  'id',
+  'coletaId',
+  'projeto',
+  'coordenadas',
+  'dataHora',
+  'precisao',
+  'versao',
+  'fotosOriginais',
+]);
 
 /** The multipart fields of a record: the envelope plus the flow's fields, as strings. */
 export function uploadFields(record: LocalColeta): Record<string, string> {
@@ -88,6 +97,10 @@ export function uploadFields(record: LocalColeta): Record<string, string> {
   // Only a correction is a new revision; any other upload is its record's first (a point collected again is a
   // new collection, which the server tells by coletaId, not a revision).
   if (record.correcao && record.versao !== undefined) fields.versao = String(record.versao);
+  // The camera's originals, by slot, of the compressed (and stamped) photos sent (issue 26).
+  if (record.fotosOriginaisSha256?.some((hash) => hash !== null)) {
+    fields.fotosOriginais = JSON.stringify(record.fotosOriginaisSha256);
+  }
   for (const [key, value] of Object.entries(record.dados)) {
     if (ENVELOPE_KEYS.has(key) || value === undefined || value === null) continue;
     fields[key] = typeof value === 'string' ? value : JSON.stringify(value);

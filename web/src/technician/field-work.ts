@@ -1,7 +1,14 @@
 // What the home's Compactar Imagens and Sincronizar run: the sync engine and the compressor, loaded when the
 // technician first taps one, so the home itself shows without them (issue 13).
 import { FLOWS } from '@novus/domain/flows/registry';
-import { browserCompressor, COMPRESS_TEXTS, compressAll, progressText } from '../offline/compress';
+import { linhasCarimbo } from '../offline/carimbo';
+import {
+  type CarimboDe,
+  COMPRESS_TEXTS,
+  compressAll,
+  photoCompressor,
+  progressText,
+} from '../offline/compress';
 import type { Device } from '../offline/device';
 import { READINESS_TEXTS, supportsOfflineApp, waitForAppShell } from '../offline/readiness';
 import { SessionExpiredError, SYNC_TEXTS, SyncEngine } from '../offline/sync';
@@ -12,14 +19,44 @@ export interface Outcome {
   error: boolean;
 }
 
-export async function compress({ records }: Device, onStatus: (text: string) => void): Promise<Outcome> {
+export async function compress(
+  { records, localStore }: Device,
+  tecnico: string,
+  onStatus: (text: string) => void,
+): Promise<Outcome> {
+  const compressor = photoCompressor();
   try {
-    const compressor = await browserCompressor();
-    await compressAll(records, FLOWS, compressor, (progress) => onStatus(progressText(progress)));
+    const carimboDe = await carimbos(localStore, tecnico);
+    await compressAll(
+      records,
+      FLOWS,
+      compressor.compress,
+      (progress) => onStatus(progressText(progress)),
+      carimboDe,
+    );
     return { status: COMPRESS_TEXTS.done, error: false };
   } catch (cause) {
     return { status: `${COMPRESS_TEXTS.failed}: ${messageOf(cause)}`, error: true };
+  } finally {
+    compressor.close();
   }
+}
+
+/** Each record's stamp (issue 26): on unless its project turned it off; the technician is the one signed in. */
+async function carimbos(localStore: Device['localStore'], tecnico: string): Promise<CarimboDe> {
+  const projetos = new Map((await localStore.listProjetos()).map((projeto) => [projeto.id, projeto]));
+  return (flow, record) => {
+    const projeto = projetos.get(record.projeto);
+    if (projeto?.carimboFotos === false) return null;
+    return linhasCarimbo({
+      dataHora: record.dataHora,
+      coordenadas: record.coordenadas,
+      precisao: record.precisao,
+      tecnico,
+      projeto: projeto?.nome ?? '',
+      fluxo: flow.labels.record,
+    });
+  };
 }
 
 export function hasUncompressed({ records }: Device): Promise<boolean> {

@@ -127,13 +127,13 @@ export function useFieldWork() {
       onStatus(FIELD_TEXTS.compressing);
       try {
         const [fieldWork, services] = await Promise.all([loadWork(), device()]);
-        return await fieldWork.compress(services, onStatus);
+        return await fieldWork.compress(services, session.get()?.nome ?? '', onStatus);
       } catch (cause) {
         // the app's own code could not load (offline before the service worker kept it)
         return { status: messageOf(cause), error: true };
       }
     });
-  }, [device, runExclusive]);
+  }, [device, session, runExclusive]);
 
   const sync = useCallback(async () => {
     let fieldWork: Awaited<ReturnType<typeof loadWork>>;

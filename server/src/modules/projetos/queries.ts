@@ -15,11 +15,12 @@ export interface ProjetoRow {
   fuso: number | null;
   disponivel_interpres: boolean;
   limite_download: number | null;
+  carimbo_fotos: boolean;
   imagens_mapa: unknown[];
 }
 
 const PROJETO_SELECT = `SELECT p.id, p.nome, p.cliente, c.nome AS cliente_nome, p.fluxos, p.fuso,
-  p.disponivel_interpres, p.limite_download, p.imagens_mapa
+  p.disponivel_interpres, p.limite_download, p.carimbo_fotos, p.imagens_mapa
   FROM projetos p JOIN clientes c ON c.id = p.cliente`;
 
 export async function listProjetos(db: Queryable, scope: ProjetoScope): Promise<ProjetoRow[]> {
@@ -95,12 +96,14 @@ const projetoValues = (input: ProjetoInput) => [
   input.fuso ?? null,
   input.disponivelInterpres,
   input.limiteDownload ?? null,
+  // absent (an older form or API client): on for a new project, as it was for one edited
+  input.carimboFotos ?? null,
 ];
 
 export async function insertProjeto(tx: Queryable, input: ProjetoInput): Promise<string> {
   const rows = await tx.query<{ id: string }>(
-    `INSERT INTO projetos (nome, cliente, fluxos, fuso, disponivel_interpres, limite_download)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    `INSERT INTO projetos (nome, cliente, fluxos, fuso, disponivel_interpres, limite_download, carimbo_fotos)
+     VALUES ($1, $2, $3, $4, $5, $6, coalesce($7, true)) RETURNING id`,
     projetoValues(input),
   );
   const row = rows[0];
@@ -111,7 +114,7 @@ export async function insertProjeto(tx: Queryable, input: ProjetoInput): Promise
 export async function updateProjeto(tx: Queryable, id: string, input: ProjetoInput): Promise<boolean> {
   const rows = await tx.query<{ id: string }>(
     `UPDATE projetos SET nome = $2, cliente = $3, fluxos = $4, fuso = $5, disponivel_interpres = $6,
-       limite_download = $7
+       limite_download = $7, carimbo_fotos = coalesce($8, carimbo_fotos)
      WHERE id = $1 RETURNING id`,
     [id, ...projetoValues(input)],
   );

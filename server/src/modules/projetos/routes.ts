@@ -102,6 +102,7 @@ export async function projetoRoutes(
       fuso: row.fuso,
       disponivelInterpres: row.disponivel_interpres,
       limiteDownload: row.limite_download,
+      carimboFotos: row.carimbo_fotos,
       imagensMapa: row.imagens_mapa,
       zonas: zonas.map(zonaJson),
       mapaBase: mapas[0] ? mapaBaseJson(mapas[0], zonas) : null,
@@ -157,6 +158,7 @@ export async function projetoRoutes(
         imagensMapa: projeto.imagens_mapa,
         fuso: projeto.fuso,
         limiteDownload: projeto.limite_download,
+        carimboFotos: projeto.carimbo_fotos,
         mapaBase: mapa ? mapaBaseJson(mapa, suas) : null,
       };
     });

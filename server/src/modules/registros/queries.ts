@@ -30,6 +30,8 @@ export interface NewFoto {
   mediaType: string;
   /** The photo's EXIF time and position, read when its bytes came with this upload. */
   exif?: PhotoExif;
+  /** The SHA-256 of the camera's original, when the device sent a compressed and stamped copy (issue 26). */
+  original?: string;
 }
 
 export interface RegistroRow {
@@ -166,9 +168,10 @@ export async function insertRegistroComFotos(
   const rows = await db.query<RegistroRow>(
     `WITH r AS (${insertSql(registro)} RETURNING *),
      f AS (
-       INSERT INTO fotos (registro, slot, hash, size, media_type)
-       SELECT r.id, f.slot, f.hash, f.size, f."mediaType"
-       FROM r, jsonb_to_recordset($${params.length + 1}::jsonb) AS f(slot smallint, hash text, size integer, "mediaType" text)
+       INSERT INTO fotos (registro, slot, hash, size, media_type, sha256_original)
+       SELECT r.id, f.slot, f.hash, f.size, f."mediaType", f.original
+       FROM r, jsonb_to_recordset($${params.length + 1}::jsonb)
+         AS f(slot smallint, hash text, size integer, "mediaType" text, original text)
        RETURNING slot
      )
      ${selectRegistro('r', 'f')}`,
@@ -353,9 +356,9 @@ export async function nextSequencial(tx: Queryable, projeto: string, fluxo: stri
 export async function insertFotos(tx: Queryable, registro: string, fotos: NewFoto[]): Promise<void> {
   if (fotos.length === 0) return;
   await tx.query(
-    `INSERT INTO fotos (registro, slot, hash, size, media_type)
-     SELECT $1, f.slot, f.hash, f.size, f."mediaType"
-     FROM jsonb_to_recordset($2::jsonb) AS f(slot smallint, hash text, size integer, "mediaType" text)
+    `INSERT INTO fotos (registro, slot, hash, size, media_type, sha256_original)
+     SELECT $1, f.slot, f.hash, f.size, f."mediaType", f.original
+     FROM jsonb_to_recordset($2::jsonb) AS f(slot smallint, hash text, size integer, "mediaType" text, original text)
      ON CONFLICT (registro, slot) DO NOTHING`,
     [registro, JSON.stringify(fotos.map(({ exif: _exif, ...foto }) => foto))],
   );

@@ -19,6 +19,8 @@ const MAX_FIELD_BYTES = 64 * 1024;
  * never send it and keep sending every photo.
  */
 export const FOTOS_NO_SERVIDOR = 'fotosNoServidor';
+/** The SHA-256 of each photo's camera original, by slot, when the device stamped a copy (issue 26). */
+export const FOTOS_ORIGINAIS = 'fotosOriginais';
 
 export const SHA256_HEX = /^[0-9a-f]{64}$/;
 
@@ -162,7 +164,30 @@ export async function readUpload<Admitted>(
   const named = fields[FOTOS_NO_SERVIDOR];
   delete fields[FOTOS_NO_SERVIDOR];
   if (named !== undefined) await addHeld(named, flow, used, fotos, handlers);
+  const originais = fields[FOTOS_ORIGINAIS];
+  delete fields[FOTOS_ORIGINAIS];
+  if (originais !== undefined) addOriginais(originais, flow, fotos);
   return { fields, admitted: admission.admitted, fotos };
+}
+
+const originaisSchema = z.array(z.string().regex(SHA256_HEX, 'Hash de foto original inválido.').nullable(), {
+  error: 'Lista de fotos originais inválida.',
+});
+
+/** Each photo's original hash, from the device's list by slot (null: a photo sent as taken, or an empty slot). */
+function addOriginais(originais: string, flow: FlowDefinition, fotos: NewFoto[]): void {
+  let json: unknown;
+  try {
+    json = JSON.parse(originais);
+  } catch {
+    throw badRequest('Lista de fotos originais inválida.');
+  }
+  const list = parseInput(originaisSchema, json);
+  if (list.length > flow.photoSlots) throw badRequest('Lista de fotos originais inválida.');
+  for (const foto of fotos) {
+    const original = list[foto.slot];
+    if (original) foto.original = original;
+  }
 }
 
 /** The photos the device named by hash instead of sending them: each must be held, in a free slot of the flow. */

@@ -28,6 +28,7 @@ const CAMPO_LABELS: Record<string, string> = {
   fuso: 'Fuso',
   disponivelInterpres: 'Disponibilizar no Interpres',
   limiteDownload: 'Limite de download',
+  carimboFotos: 'Carimbar as fotos',
   login: 'Login',
   firstName: 'Primeiro Nome',
   lastName: 'Sobrenome',

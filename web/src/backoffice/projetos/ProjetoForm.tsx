@@ -259,7 +259,20 @@ export function ProjetoForm() {
                   control={
                     <Checkbox
                       checked={state.disponivelInterpres}
-                      onChange={(event) => dispatch({ type: 'interpres', value: event.target.checked })}
+                      onChange={(event) =>
+                        dispatch({ type: 'opcao', field: 'disponivelInterpres', value: event.target.checked })
+                      }
+                    />
+                  }
+                />
+                <FormControlLabel
+                  label="Carimbar as fotos (data, hora, local e técnico)"
+                  control={
+                    <Checkbox
+                      checked={state.carimboFotos}
+                      onChange={(event) =>
+                        dispatch({ type: 'opcao', field: 'carimboFotos', value: event.target.checked })
+                      }
                     />
                   }
                 />

@@ -42,6 +42,8 @@ export interface ProjetoFormState {
   fuso: string;
   fluxos: Fluxo[];
   disponivelInterpres: boolean;
+  /** The photo stamp (issue 26): on unless turned off. */
+  carimboFotos: boolean;
   files: Partial<Record<FileSlot, PickedFile>>;
   fileErrors: Partial<Record<FileSlot, string>>;
   /** What the server has (edit), shown while no new file replaces it. */
@@ -52,7 +54,7 @@ export type ProjetoFormAction =
   | { type: 'loaded'; projeto: ProjetoDetail }
   | { type: 'reset' }
   | { type: 'field'; field: 'nome' | 'cliente' | 'fuso'; value: string }
-  | { type: 'interpres'; value: boolean }
+  | { type: 'opcao'; field: 'disponivelInterpres' | 'carimboFotos'; value: boolean }
   | { type: 'fluxo'; fluxo: Fluxo; checked: boolean }
   | { type: 'filePicked'; slot: FileSlot; file: PickedFile }
   | { type: 'fileRefused'; slot: FileSlot; message: string }
@@ -74,6 +76,7 @@ export const EMPTY_PROJETO_FORM: ProjetoFormState = {
   fuso: '',
   fluxos: [],
   disponivelInterpres: false,
+  carimboFotos: true,
   files: {},
   fileErrors: {},
   saved: NO_SAVED,
@@ -94,8 +97,8 @@ export function projetoFormReducer(state: ProjetoFormState, action: ProjetoFormA
       // A new fuso reads again the files in the project's fuso: see rereadForFuso.
       return { ...state, [action.field]: action.value };
     }
-    case 'interpres':
-      return { ...state, disponivelInterpres: action.value };
+    case 'opcao':
+      return { ...state, [action.field]: action.value };
     case 'fluxo': {
       if (action.checked) {
         if (state.fluxos.includes(action.fluxo)) return state;
@@ -181,6 +184,7 @@ function fromProjeto(projeto: ProjetoDetail): ProjetoFormState {
     fuso: projeto.fuso === null ? '' : String(projeto.fuso),
     fluxos: FLUXOS.filter((fluxo) => projeto.fluxos.includes(fluxo)),
     disponivelInterpres: projeto.disponivelInterpres,
+    carimboFotos: projeto.carimboFotos,
     saved: {
       zonas: projeto.zonas.map((zona) => ({
         key: zona._id,
@@ -256,6 +260,7 @@ export function projetoFormBody(state: ProjetoFormState, id?: string): URLSearch
   body.set('fuso', state.fuso);
   for (const fluxo of state.fluxos) body.append('fluxos', fluxo);
   body.set('disponivelInterpres', String(state.disponivelInterpres));
+  body.set('carimboFotos', String(state.carimboFotos));
   const kml = state.files.kml;
   if (kml !== undefined) body.set('kml', kml.text);
   for (const flow of PRELOADED_FLOWS) {
