@@ -8,6 +8,8 @@ import {
   expectUpdatePrompt,
   findNewVersion,
   markPage,
+  pressAtualizar,
+  countSkipWaiting,
   screenshotPath,
   servePreviousBuild,
   updatePrompt,
@@ -36,6 +38,7 @@ test.afterAll(async () => {
   await world.admin.dispose();
 });
 test.beforeEach(async ({ context }) => {
+  await countSkipWaiting(context);
   // expectAppKnowsOfUpdate reads the page's resource timing, whose buffer keeps 250 entries by default: the map's
   // tiles could fill it before the prompt's code arrives.
   await context.addInitScript(() => performance.setResourceTimingBufferSize(10_000));
@@ -120,9 +123,7 @@ test('a form half filled when the new version installs: no reload, no prompt unt
   await page.screenshot({ path: screenshotPath('tecnico-atualizacao-prompt') });
 
   // 'Atualizar': one reload, and the new version runs.
-  const reloaded = page.waitForEvent('load');
-  await prompt.getByRole('button', { name: 'Atualizar' }).click();
-  await reloaded;
+  await pressAtualizar(page, prompt);
   await expectNewestControls(page);
   await expect(home.sincronizar).toBeVisible();
   await expect(updatePrompt(page)).toHaveCount(0);
@@ -157,9 +158,7 @@ test('another tab updates while this one has a form open: it keeps the form, the
   await expect(updatePrompt(pageB)).toHaveCount(0);
 
   // A updates: A reloads; the new worker takes B over too, and B stays as it was.
-  const reloadedA = pageA.waitForEvent('load');
-  await promptA.getByRole('button', { name: 'Atualizar' }).click();
-  await reloadedA;
+  await pressAtualizar(pageA, promptA);
   await expectNewestControls(pageA);
   await expectNewestControls(pageB);
   expect(await markA.marked()).toBe(false);

@@ -9,9 +9,9 @@ import { NO_UPDATE, nextUpdateState, promptOpen, shouldReload } from './update-p
 const UpdateSnackbar = lazy(() => import('./UpdateSnackbar').then((m) => ({ default: m.UpdateSnackbar })));
 
 const HOURLY = 60 * 60 * 1000;
-/** How often, and how many times, a new worker still waiting after 'Atualizar' is asked again to take over. */
+/** How often, and for how long, a new worker still waiting after 'Atualizar' is asked again to take over. */
 const SKIP_WAITING_RETRY_MS = 2_000;
-const SKIP_WAITING_TRIES = 5;
+const SKIP_WAITING_TRIES = 30;
 
 export function UpdatePrompt() {
   const { work } = useShell();
@@ -49,9 +49,10 @@ export function UpdatePrompt() {
       if (waiting.state === 'activated') dispatch({ type: 'activated', busy: work.isBusy() });
     });
     void updateServiceWorker(true);
-    // Chromium may abandon an activation when a fetch restarts the outgoing worker at that moment, and the new
-    // worker stays parked in 'waiting' (seen once in CI: 'Atualizar' then did nothing). Ask again while it waits;
-    // past the last try, reload anyway: the page comes back with the prompt rather than a dead button.
+    // Chromium may leave the new worker parked in 'waiting' after the first ask ('Atualizar' then did nothing: seen
+    // in CI under Playwright, where the page's message was sometimes not acted on at all while skipWaiting() run in
+    // the worker itself activated it). Ask again every 2 s while it waits; after a minute, reload anyway: the page
+    // comes back with the prompt rather than a dead button.
     let tries = 0;
     const retry = window.setInterval(() => {
       if (waiting.state !== 'installed') {
