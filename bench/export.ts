@@ -6,6 +6,8 @@
 //                                      `novus_bench`, created on that cluster and dropped at the end)
 //   BENCH_EXPORT_PGLITE_ROWS=100000    sizes on PGlite (a temporary data directory); `0` skips an engine
 //   BENCH_EXPORT_KEEP=1                keeps `novus_bench` afterwards, to look at plans with psql
+//   BENCH_EXPORT_FORMATS=csv,gpkg,xlsx only these files (csv, kml, zip, gpkg, xlsx; default all): the GeoPackage and
+//                                      the XLSX (issue 27) hold both flows, 2 × the size
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +17,7 @@ import { hashPassword } from '../server/src/auth/passwords.ts';
 import { type Database, openPglite, openPostgres } from '../server/src/db/database.ts';
 import { migrate } from '../server/src/db/migrate.ts';
 import { insertUser } from '../server/src/modules/usuarios/queries.ts';
+import sqlite3 from 'node-sqlite3-wasm';
 import { buildBenchApp, runClientProcess } from './support.ts';
 
 /** DESIGN.md 'Performance by design': ODK Central's CSV export of 100 k rows on a 2-core machine. */
@@ -37,7 +40,7 @@ function sizes(value: string | undefined, fallback: number[]): number[] {
 const postgresSizes = sizes(process.env.BENCH_EXPORT_ROWS, [100_000, 1_000_000]);
 const pgliteSizes = sizes(process.env.BENCH_EXPORT_PGLITE_ROWS, [100_000]);
 
-type Format = 'csv' | 'kml' | 'zip';
+type Format = 'csv' | 'kml' | 'zip' | 'gpkg' | 'xlsx';
 
 interface Download {
   status: number;
@@ -47,9 +50,9 @@ interface Download {
   firstRow: number;
   total: number;
   bytes: number;
-  /** Rows the client counted: CSV lines after the header, KML placemarks; -1 for the zip (compressed). */
+  /** Rows the client counted: CSV lines after the header, KML placemarks; -1 for the zips and the GeoPackage. */
   rows: number;
-  /** The zip ended with its end-of-central-directory record. */
+  /** The zip (and the XLSX, a zip) ended with its end-of-central-directory record. */
   zipComplete: boolean;
 }
 
@@ -76,10 +79,13 @@ interface Result {
 }
 
 // The client: a separate Node process, plain JavaScript so nothing but node:http loads. It counts rows as the
-// bytes arrive (a CSV line per record, observations hold no line breaks; a </Placemark> per KML record).
+// bytes arrive (a CSV line per record, observations hold no line breaks; a </Placemark> per KML record); a
+// GeoPackage it writes to the file named after the kind, which the bench then counts with SQLite.
 const CLIENT = String.raw`
+import fs from 'node:fs';
 import http from 'node:http';
-const [url, cookie, kind] = process.argv.slice(-3);
+const [url, cookie, kind, file] = process.argv.slice(-4);
+const saved = file === '-' ? null : fs.createWriteStream(file);
 const needle = Buffer.from('</Placemark>');
 const r = { status: 0, headers: 0, firstByte: 0, firstRow: 0, total: 0, bytes: 0, rows: 0, zipComplete: false };
 let newlines = 0;
@@ -92,6 +98,7 @@ const request = http.get(url, { agent: false, headers: { cookie, 'accept-encodin
     const now = performance.now() - t0;
     if (r.bytes === 0) r.firstByte = now;
     r.bytes += chunk.length;
+    saved?.write(chunk);
     if (kind === 'csv') {
       for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) {
         newlines++;
@@ -111,11 +118,12 @@ const request = http.get(url, { agent: false, headers: { cookie, 'accept-encodin
   res.on('end', () => {
     r.total = performance.now() - t0;
     if (kind === 'csv') r.rows = newlines - 1;
-    if (kind === 'zip') {
+    if (kind === 'zip' || kind === 'xlsx' || kind === 'gpkg') {
       r.rows = -1;
       r.zipComplete = tail.includes(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
     }
-    process.stdout.write(JSON.stringify(r));
+    if (saved) saved.end(() => process.stdout.write(JSON.stringify(r)));
+    else process.stdout.write(JSON.stringify(r));
   });
 });
 request.on('error', (error) => {
@@ -124,8 +132,25 @@ request.on('error', (error) => {
 });
 `;
 
-async function runClient(url: string, cookie: string, format: Format): Promise<Download> {
-  return JSON.parse(await runClientProcess(CLIENT, [url, cookie, format])) as Download;
+async function runClient(url: string, cookie: string, format: Format, file = '-'): Promise<Download> {
+  return JSON.parse(await runClientProcess(CLIENT, [url, cookie, format, file])) as Download;
+}
+
+/** The features of every layer of a GeoPackage the client saved, counted by SQLite. */
+function gpkgFeatures(file: string): number {
+  const gpkg = new sqlite3.Database(file, { readOnly: true });
+  try {
+    let total = 0;
+    for (const { table_name: table } of gpkg.all(
+      "SELECT table_name FROM gpkg_contents WHERE data_type = 'features'",
+    )) {
+      const [row] = gpkg.all(`SELECT count(*) AS n FROM "${String(table).replaceAll('"', '""')}"`);
+      total += Number(row?.n ?? 0);
+    }
+    return total;
+  } finally {
+    gpkg.close();
+  }
 }
 
 /** Peak RSS of this process (the server) while fn runs: 50 ms samples, and the kernel's high-water mark. */
@@ -270,11 +295,31 @@ async function seed(db: Database, f: Fixture, from: number, to: number) {
   await db.query('VACUUM ANALYZE registros');
 }
 
-const FORMATS: { format: Format; what: string; path: (projeto: string) => string }[] = [
-  { format: 'csv', what: 'unidades.csv', path: (p) => `/api/extrator/${p}/unidades.csv` },
-  { format: 'kml', what: 'unidade kml', path: (p) => `/api/unidade/${p}/kml` },
-  { format: 'zip', what: 'bdgd zip (kml + csv)', path: (p) => `/api/bdgd/${p}/kml` },
+/**
+ * The files, each of `count` records but the GeoPackage and the XLSX, which hold both flows (the units' and the
+ * BDGD's layer; their CSVs' sheets): 2 × count rows, and their rows/s count both.
+ */
+const FORMATS: { format: Format; what: string; path: (projeto: string) => string; flows: number }[] = [
+  { format: 'csv', what: 'unidades.csv', path: (p) => `/api/extrator/${p}/unidades.csv`, flows: 1 },
+  { format: 'kml', what: 'unidade kml', path: (p) => `/api/unidade/${p}/kml`, flows: 1 },
+  { format: 'zip', what: 'bdgd zip (kml + csv)', path: (p) => `/api/bdgd/${p}/kml`, flows: 1 },
+  {
+    format: 'gpkg',
+    what: 'registros.gpkg (hc + bdgd)',
+    path: (p) => `/api/extrator/${p}/registros.gpkg`,
+    flows: 2,
+  },
+  {
+    format: 'xlsx',
+    what: 'planilha.xlsx (hc + bdgd)',
+    path: (p) => `/api/extrator/${p}/planilha.xlsx`,
+    flows: 2,
+  },
 ];
+
+/** BENCH_EXPORT_FORMATS=csv,gpkg,xlsx: only some of the files. */
+const chosenFormats = (process.env.BENCH_EXPORT_FORMATS ?? '').split(',').filter(Boolean);
+const formats = FORMATS.filter(({ format }) => chosenFormats.length === 0 || chosenFormats.includes(format));
 
 async function bench(engine: Result['engine'], db: Database, counts: number[]): Promise<Result[]> {
   await migrate(db);
@@ -305,24 +350,32 @@ async function bench(engine: Result['engine'], db: Database, counts: number[]): 
       console.log(
         `${engine}: ${count} unit + ${count} BDGD records seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
       );
-      for (const { format, what, path: url } of FORMATS) {
+      for (const { format, what, path: url, flows } of formats) {
         const loadAverage = os.loadavg().map((n) => Number(n.toFixed(2)));
+        const rows = count * flows;
+        const saved = format === 'gpkg' ? path.join(blobDir, 'bench.gpkg') : '-';
         const {
           value: d,
           before,
           atPeak,
           hwm,
-        } = await withRss(() => runClient(`${origin}${url(f.projeto)}`, cookie, format));
+        } = await withRss(() => runClient(`${origin}${url(f.projeto)}`, cookie, format, saved));
         const grown = (key: 'rss' | 'heapTotal' | 'external') =>
           Number(((atPeak[key] - before[key]) / MB).toFixed(1));
         if (d.status !== 200) throw new Error(`${what}: HTTP ${d.status}`);
-        if (format !== 'zip' && d.rows !== count)
-          throw new Error(`${what}: ${d.rows} rows, expected ${count}`);
-        if (format === 'zip' && !d.zipComplete) throw new Error(`${what}: the zip has no end record`);
-        const rowsPerSecond = count / (d.total / 1000);
+        if ((format === 'csv' || format === 'kml') && d.rows !== rows)
+          throw new Error(`${what}: ${d.rows} rows, expected ${rows}`);
+        if ((format === 'zip' || format === 'xlsx') && !d.zipComplete)
+          throw new Error(`${what}: the zip has no end record`);
+        if (format === 'gpkg') {
+          const features = gpkgFeatures(saved);
+          fs.rmSync(saved);
+          if (features !== rows) throw new Error(`${what}: ${features} features, expected ${rows}`);
+        }
+        const rowsPerSecond = rows / (d.total / 1000);
         const result: Result = {
           engine,
-          rows: count,
+          rows,
           format,
           what,
           rowsPerSecond: Math.round(rowsPerSecond),
