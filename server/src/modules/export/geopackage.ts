@@ -111,8 +111,9 @@ export function geoPackageStream(db: Database, layers: readonly GeoPackageLayer[
     stopped = true;
   });
   void (async () => {
-    const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'novus-gpkg-'));
+    let dir: string | undefined;
     try {
+      dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'novus-gpkg-'));
       const file = path.join(dir, 'export.gpkg');
       const gpkg = new sqlite3.Database(file);
       try {
@@ -128,7 +129,8 @@ export function geoPackageStream(db: Database, layers: readonly GeoPackageLayer[
     } catch (error) {
       out.destroy(error instanceof Error ? error : new Error(String(error)));
     } finally {
-      await fs.promises.rm(dir, { recursive: true, force: true });
+      // A failure here (a full disk) must not become an unhandled rejection: the file is left, the answer sent.
+      if (dir) await fs.promises.rm(dir, { recursive: true, force: true }).catch(() => undefined);
     }
   })();
   return out;
