@@ -71,8 +71,8 @@ describe('the technicians of a day', () => {
     expect(html).toMatch(/<th[^>]*scope="col"[^>]*>Técnico<\/th>/);
     expect(cells(html)).toEqual([
       ['Técnico', 'Unidade', 'Poste', 'Uso Mútuo / IP', 'Total', 'Arquivos'],
-      ['Ana Souza', '12', '3', '0', '15', 'CSVKML'],
-      ['Bruno Lima', '0', '1', '1.200', '1.201', 'CSVKML'],
+      ['Ana Souza', '12', '3', '0', '15', 'CSVKMLGeoPackageXLSX'],
+      ['Bruno Lima', '0', '1', '1.200', '1.201', 'CSVKMLGeoPackageXLSX'],
     ]);
     expect(html).toContain('aria-label="CSV de Ana Souza"');
     expect(html).toContain('aria-label="KML de Bruno Lima"');

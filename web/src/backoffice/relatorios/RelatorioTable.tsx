@@ -1,4 +1,5 @@
-// One row per technician of the chosen day: records per flow, total, and that technician's CSV and KML.
+// One row per technician of the chosen day: records per flow, total, and that technician's CSV, KML, GeoPackage
+// and XLSX.
 import {
   Button,
   Stack,
@@ -9,10 +10,20 @@ import {
   TableHead,
   TableRow,
 } from '@mui/material';
-import type { RelatorioTecnico } from '@novus/domain/export/api';
+import { arquivoDoDia, type RelatorioTecnico } from '@novus/domain/export/api';
 import { FLOW_BY_KEY } from '@novus/domain/flows/registry';
 import { formatDia, formatNumero } from '../extrator/datas';
 import { fluxosComContagem } from './relatorio-view';
+
+/** A technician's files of the day, in the order of the Extrator's sections. */
+function arquivosDe(row: RelatorioTecnico): { formato: string; url: string }[] {
+  return [
+    { formato: 'CSV', url: row.csv },
+    { formato: 'KML', url: row.kml },
+    { formato: 'GeoPackage', url: arquivoDoDia(row.csv, 'gpkg') },
+    { formato: 'XLSX', url: arquivoDoDia(row.csv, 'xlsx') },
+  ];
+}
 
 interface Props {
   /** YYYY-MM-DD */
@@ -50,27 +61,20 @@ export function RelatorioTable({ data, rows }: Props) {
               ))}
               <TableCell align="right">{formatNumero(row.total)}</TableCell>
               <TableCell>
-                <Stack direction="row" spacing={1}>
-                  <Button
-                    component="a"
-                    href={row.csv}
-                    download
-                    size="small"
-                    variant="outlined"
-                    aria-label={`CSV de ${row.tecnico.nome}`}
-                  >
-                    CSV
-                  </Button>
-                  <Button
-                    component="a"
-                    href={row.kml}
-                    download
-                    size="small"
-                    variant="outlined"
-                    aria-label={`KML de ${row.tecnico.nome}`}
-                  >
-                    KML
-                  </Button>
+                <Stack direction="row" useFlexGap spacing={1} sx={{ flexWrap: 'wrap' }}>
+                  {arquivosDe(row).map(({ formato, url }) => (
+                    <Button
+                      key={formato}
+                      component="a"
+                      href={url}
+                      download
+                      size="small"
+                      variant="outlined"
+                      aria-label={`${formato} de ${row.tecnico.nome}`}
+                    >
+                      {formato}
+                    </Button>
+                  ))}
                 </Stack>
               </TableCell>
             </TableRow>
