@@ -93,6 +93,7 @@ describe('HttpSyncTransport', () => {
     imagensMapa: [],
     fuso: 22,
     limiteDownload: null,
+    carimboFotos: false,
     mapaBase: null,
     zonas: [
       {
@@ -114,6 +115,8 @@ describe('HttpSyncTransport', () => {
         fuso: 22,
         zonas: [{ _id: ZONA_ID, label: 'Zona Centro', poligono: [{ lat: -25.4, lng: -49.2 }] }],
         mapaBase: null,
+        // the photo stamp's setting (issue 26): the device stamps unless the project turned it off
+        carimboFotos: false,
       },
     ]);
     expect(calls[0]?.url).toBe('/api/projeto/getByUser');

@@ -134,6 +134,10 @@ export async function moveDatabase(
     }
   }
   await target.transaction(async (tx) => {
+    // The rows come as they are, computed columns included: the tables' own triggers (the change feed's rows and
+    // the webhooks' outbox written for each record, the UTM columns, the photo slots) would write again what the
+    // copy brings, as pg_dump's --disable-triggers avoids. Owned by the user who migrated them, so this may.
+    for (const table of list) await tx.query(`ALTER TABLE ${quote(table.name)} DISABLE TRIGGER USER`);
     for (const table of list) {
       const names = table.columns.map((column) => quote(column.name)).join(', ');
       const select = table.columns
@@ -163,6 +167,7 @@ export async function moveDatabase(
       }
       progress(`${table.name}: ${copied} linhas`);
     }
+    for (const table of list) await tx.query(`ALTER TABLE ${quote(table.name)} ENABLE TRIGGER USER`);
   });
   const tabelas: TableCount[] = [];
   for (const table of list) {
