@@ -1433,5 +1433,38 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
     expect(text).toContain(
       `<description>&lt;a href="http://localhost:80/api/fotos/${ids.unidade1}/0"&gt;Foto 1&lt;/a&gt;&lt;br/&gt;`,
     );
+
+    // Each character alone: what XML needs sends the record down the careful path (texto_xml, migration 0017);
+    // quotes, backslashes and tabs, which JSON escapes too, do not, and come out as typed.
+    const cases: [typed: string, careful: boolean, written: string | null][] = [
+      ['Portão "azul"', false, 'Portão "azul"'],
+      ['C:\\Usuarios\\casa', false, 'C:\\Usuarios\\casa'],
+      // A backslash typed before an n, f, r, b or u is a false alarm: careful, and still as typed.
+      ['C:\\fotos\\nova', true, 'C:\\fotos\\nova'],
+      ['grade\tverde', false, 'grade\tverde'],
+      ['linha\nsegunda', true, 'linha&#10;segunda'],
+      ['a\rb', true, 'a&#13;b'],
+      ['x\u0001y\u001fz\u0007', true, 'xyz'],
+      ['sino\bfolha\f', true, 'sinofolha'],
+      ['\u0001\u0002', true, null],
+      ['R&D <1>', true, 'R&amp;D &lt;1&gt;'],
+    ];
+    for (const [typed, careful, written] of cases) {
+      const [row] = await ctx.db.query<{ texto_xml: boolean }>(
+        `UPDATE registros SET dados = jsonb_set(dados, '{observacao}', to_jsonb($2::text)) WHERE id = $1
+          RETURNING texto_xml`,
+        [ids.unidade2, typed],
+      );
+      expect(row?.texto_xml, JSON.stringify(typed)).toBe(careful);
+      const placemark = (await download(`/api/unidade/${projeto._id}/kml`))
+        .toString('utf8')
+        .split('\n')
+        .find((line) => line.includes(`>${ids.unidade2}<`) || line.includes('<name>12</name>'));
+      if (written === null) expect(placemark, JSON.stringify(typed)).not.toContain('name="OBSERVACAO"');
+      else
+        expect(placemark, JSON.stringify(typed)).toContain(
+          `<SimpleData name="OBSERVACAO">${written}</SimpleData>`,
+        );
+    }
   });
 });

@@ -133,8 +133,8 @@ function typed(valor: Valor): boolean {
  * one of their values needs it (migration 0006): the guard reads its argument several times once inlined, and
  * every read of a field is a jsonb lookup. The technician's name is guarded in tecnicoJoin.
  */
-function careful(valor: Valor, text: string, guard: string, flag: string): string {
-  if ('campo' in valor) return `(CASE WHEN ${flag} THEN ${guard}(${text}) ELSE ${text} END)`;
+function careful(valor: Valor, text: string, guard: (text: string) => string, flag: string): string {
+  if ('campo' in valor) return `(CASE WHEN ${flag} THEN ${guard(text)} ELSE ${text} END)`;
   return text;
 }
 
@@ -210,7 +210,7 @@ export function registrosQuery(
       : textOf(coluna.valor);
     const name = `"${coluna.header.replaceAll('"', '""')}"`;
     if (!typed(coluna.valor)) return `${text} AS ${name}`;
-    return `${careful(coluna.valor, text, 'novus_csv_safe', 'r.texto_formula')} AS ${name}`;
+    return `${careful(coluna.valor, text, (value) => `novus_csv_safe(${value})`, 'r.texto_formula')} AS ${name}`;
   });
   // The point of each row for a GeoPackage, after the CSV's columns (whose headers are upper case or accented).
   if (posicao) columns.push(`r.lng AS ${POSICAO.lng}`, `r.lat AS ${POSICAO.lat}`);
@@ -296,11 +296,14 @@ export function placemarksQuery(
   kml: KmlQuery,
 ): Query & { partes: Partes } {
   const xml = (valor: Valor) =>
-    typed(valor) ? careful(valor, textOf(valor), 'novus_xml', 'r.texto_xml') : textOf(valor);
-  // NULLIF: an empty value makes the whole element NULL, which concat() leaves out.
+    typed(valor)
+      ? careful(valor, textOf(valor), (value) => `NULLIF(novus_xml(${value}), '')`, 'r.texto_xml')
+      : textOf(valor);
+  // An empty value is NULL (textOf reads '' as NULL, and a value novus_xml empties, of control characters only, is
+  // made NULL too) and makes the whole element NULL, which concat() leaves out.
   const data = colunas.map(
     (coluna) =>
-      `${literal(`<SimpleData name="${escapeXml(coluna.header)}">`)} || NULLIF(${xml(coluna.valor)}, '') || '</SimpleData>'`,
+      `${literal(`<SimpleData name="${escapeXml(coluna.header)}">`)} || ${xml(coluna.valor)} || '</SimpleData>'`,
   );
   const select = (...more: ((params: unknown[]) => string)[]): Query => {
     const params: unknown[] = [];
