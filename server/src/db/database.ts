@@ -26,9 +26,9 @@ export interface Database extends Queryable {
   /**
    * PostgreSQL only: `COPY (sql) TO STDOUT WITH (options)` as a byte stream, for exports the database can write
    * itself (CSV, KML placemarks), planned to start at once (no full sort). The SQL takes no parameters: COPY
-   * cannot bind them.
+   * cannot bind them. The stream holds up to `aheadBytes` (default 16 KB) unread before the query waits.
    */
-  copyOut?(sql: string, options: string): Promise<Readable>;
+  copyOut?(sql: string, options: string, aheadBytes?: number): Promise<Readable>;
   /**
    * PostgreSQL LISTEN: calls `handler` with each payload NOTIFY sends on `channel`, from any process on the same
    * database (PGlite: this process). Resolves once listening; the returned function stops. `gaps` hears when the
@@ -131,12 +131,14 @@ export function openPostgres(options: PostgresOptions): Database {
         client.release(broken);
       }
     },
-    async copyOut(sql: string, options: string) {
+    async copyOut(sql: string, options: string, aheadBytes = 16 * 1024) {
       const client = await pool.connect();
       // From the first row: with sorting off the planner walks an index in the query's order (the export index)
       // instead of sorting every row before sending one, which it prefers once rows lie out of order on disk.
       await client.query('SET enable_sort = off');
-      const stream = client.query(copyTo(`COPY (${sql}) TO STDOUT WITH (${options})`));
+      const stream = client.query(
+        copyTo(`COPY (${sql}) TO STDOUT WITH (${options})`, { highWaterMark: aheadBytes }),
+      );
       let released = false;
       const release = (error?: Error) => {
         if (released) return;
