@@ -6,6 +6,8 @@
 //                                      `novus_bench`, created on that cluster and dropped at the end)
 //   BENCH_EXPORT_PGLITE_ROWS=100000    sizes on PGlite (a temporary data directory); `0` skips an engine
 //   BENCH_EXPORT_KEEP=1                keeps `novus_bench` afterwards, to look at plans with psql
+//   BENCH_EXPORT_REUSE=1               downloads from the `novus_bench` a run kept (seeded to the largest size asked),
+//                                      without seeding it again (minutes at 1 M): to compare builds in the same hour
 //   BENCH_EXPORT_FORMATS=csv,gpkg,xlsx only these files (csv, kml, zip, gpkg, xlsx; default all): the GeoPackage and
 //                                      the XLSX (issue 27) hold both flows, 2 × the size
 import crypto from 'node:crypto';
@@ -54,6 +56,8 @@ interface Download {
   rows: number;
   /** The zip (and the XLSX, a zip) ended with its end-of-central-directory record. */
   zipComplete: boolean;
+  /** CPU time of the client process, start-up included. */
+  cpuMs: number;
 }
 
 interface Result {
@@ -76,6 +80,34 @@ interface Result {
   externalGrowthMB: number;
   ratioToPeer: number;
   loadAverage: number[];
+  /** CPU seconds during the download: the server (this process), the client, PostgreSQL's processes (when local). */
+  cpuS: { server: number; client: number; postgres: number | null };
+}
+
+/**
+ * CPU seconds of this machine's PostgreSQL processes so far (utime + stime of every `postgres` in /proc), or null
+ * where /proc is not readable. Its pool's connections live across a download, so the difference is their work.
+ */
+function postgresCpuSeconds(): number | null {
+  try {
+    const ticks = 100; // USER_HZ on Linux
+    let total = 0;
+    for (const pid of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat: string;
+      try {
+        stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        continue;
+      }
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) / ticks;
+    }
+    return total;
+  } catch {
+    return null;
+  }
 }
 
 // The client: a separate Node process, plain JavaScript so nothing but node:http loads. It counts rows as the
@@ -87,7 +119,7 @@ import http from 'node:http';
 const [url, cookie, kind, file] = process.argv.slice(-4);
 const saved = file === '-' ? null : fs.createWriteStream(file);
 const needle = Buffer.from('</Placemark>');
-const r = { status: 0, headers: 0, firstByte: 0, firstRow: 0, total: 0, bytes: 0, rows: 0, zipComplete: false };
+const r = { status: 0, headers: 0, firstByte: 0, firstRow: 0, total: 0, bytes: 0, rows: 0, zipComplete: false, cpuMs: 0 };
 let newlines = 0;
 let tail = Buffer.alloc(0);
 const t0 = performance.now();
@@ -117,6 +149,8 @@ const request = http.get(url, { agent: false, headers: { cookie, 'accept-encodin
   });
   res.on('end', () => {
     r.total = performance.now() - t0;
+    const cpu = process.cpuUsage();
+    r.cpuMs = (cpu.user + cpu.system) / 1000;
     if (kind === 'csv') r.rows = newlines - 1;
     if (kind === 'zip' || kind === 'xlsx' || kind === 'gpkg') {
       r.rows = -1;
@@ -239,6 +273,27 @@ async function fixture(db: Database): Promise<Fixture> {
   return { projeto: projeto.id, login, tecnicos };
 }
 
+const REUSE = process.env.BENCH_EXPORT_REUSE === '1';
+
+/** The project, supervisor and technicians of a database a run kept (BENCH_EXPORT_KEEP), and its records of each flow. */
+async function keptFixture(db: Database): Promise<{ fixture: Fixture; count: number } | null> {
+  const [projeto] = await db.query<{ id: string; login: string; count: number }>(
+    `SELECT p.id, u.login, (SELECT count(*)::int FROM registros r WHERE r.projeto = p.id AND r.fluxo = 'hc') AS count
+      FROM projetos p JOIN usuarios u ON u.cliente = p.cliente AND 'supervisor' = ANY(u.roles)
+      WHERE p.nome LIKE 'Curitiba Exportação %' ORDER BY p.created_at DESC LIMIT 1`,
+  );
+  if (!projeto) return null;
+  const tecnicos = await db.query<{ id: string }>(
+    "SELECT u.id FROM usuarios u JOIN projetos p ON p.cliente = u.cliente WHERE p.id = $1 AND 'tecnico' = ANY(u.roles) ORDER BY u.login",
+    [projeto.id],
+  );
+  console.log(`postgres: reusing the kept database, ${projeto.count} records of each flow`);
+  return {
+    fixture: { projeto: projeto.id, login: projeto.login, tecnicos: tecnicos.map((t) => t.id) },
+    count: projeto.count,
+  };
+}
+
 /**
  * Records from..to (1-based) of both flows, in batches: points around Curitiba (fuso 22) with jitter, about 4 s
  * apart in collection time (1 M records span ≈ 46 days), a technician each, unit fields with accents; every 10th
@@ -323,7 +378,8 @@ const formats = FORMATS.filter(({ format }) => chosenFormats.length === 0 || cho
 
 async function bench(engine: Result['engine'], db: Database, counts: number[]): Promise<Result[]> {
   await migrate(db);
-  const f = await fixture(db);
+  const kept = engine === 'postgres' && REUSE ? await keptFixture(db) : null;
+  const f = kept?.fixture ?? (await fixture(db));
   const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), 'novus-bench-export-fotos-'));
   const app = await buildBenchApp(db, blobDir);
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -341,25 +397,41 @@ async function bench(engine: Result['engine'], db: Database, counts: number[]): 
   const cookie = `auth_token=${token}`;
 
   const results: Result[] = [];
-  let seeded = 0;
+  let seeded = kept?.count ?? 0;
   try {
     for (const count of counts) {
-      const t0 = performance.now();
-      await seed(db, f, seeded + 1, count);
-      seeded = count;
-      console.log(
-        `${engine}: ${count} unit + ${count} BDGD records seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
-      );
+      if (count > seeded) {
+        const t0 = performance.now();
+        await seed(db, f, seeded + 1, count);
+        seeded = count;
+        console.log(
+          `${engine}: ${count} unit + ${count} BDGD records seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+        );
+      } else if (count < seeded) {
+        throw new Error(`${engine}: the kept database holds ${seeded} records of each flow, not ${count}`);
+      }
       for (const { format, what, path: url, flows } of formats) {
         const loadAverage = os.loadavg().map((n) => Number(n.toFixed(2)));
         const rows = count * flows;
         const saved = format === 'gpkg' ? path.join(blobDir, 'bench.gpkg') : '-';
+        const cpuBefore = process.cpuUsage();
+        const postgresBefore = postgresCpuSeconds();
         const {
           value: d,
           before,
           atPeak,
           hwm,
         } = await withRss(() => runClient(`${origin}${url(f.projeto)}`, cookie, format, saved));
+        const serverCpu = process.cpuUsage(cpuBefore);
+        const postgresAfter = postgresCpuSeconds();
+        const cpuS = {
+          server: Number(((serverCpu.user + serverCpu.system) / 1e6).toFixed(2)),
+          client: Number((d.cpuMs / 1000).toFixed(2)),
+          postgres:
+            postgresBefore === null || postgresAfter === null || engine !== 'postgres'
+              ? null
+              : Number((postgresAfter - postgresBefore).toFixed(2)),
+        };
         const grown = (key: 'rss' | 'heapTotal' | 'external') =>
           Number(((atPeak[key] - before[key]) / MB).toFixed(1));
         if (d.status !== 200) throw new Error(`${what}: HTTP ${d.status}`);
@@ -390,11 +462,13 @@ async function bench(engine: Result['engine'], db: Database, counts: number[]): 
           externalGrowthMB: grown('external'),
           ratioToPeer: Number((rowsPerSecond / PEER_ROWS_PER_SECOND).toFixed(1)),
           loadAverage,
+          cpuS,
         };
         console.log(
           `  ${what}: ${result.rowsPerSecond} rows/s, first byte ${result.firstByteS} s, first row ${result.firstRowS} s, ` +
             `${result.totalS} s, ${(d.bytes / MB).toFixed(1)} MB, RSS +${result.rssGrowthMB} MB ` +
-            `(heap +${result.heapTotalGrowthMB}, external +${result.externalGrowthMB}; load ${loadAverage.join(' ')})`,
+            `(heap +${result.heapTotalGrowthMB}, external +${result.externalGrowthMB}; load ${loadAverage.join(' ')}); ` +
+            `CPU s: server ${cpuS.server}, client ${cpuS.client}, PostgreSQL ${cpuS.postgres ?? '—'}`,
         );
         results.push(result);
       }
@@ -424,8 +498,13 @@ if (pgliteSizes.length > 0) {
 if (process.env.DATABASE_URL && postgresSizes.length > 0) {
   const NAME = 'novus_bench';
   const admin = openPostgres({ connectionString: process.env.DATABASE_URL });
-  await admin.query(`DROP DATABASE IF EXISTS ${NAME} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${NAME}`);
+  const [exists] = await admin.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pg_database WHERE datname = '${NAME}'`,
+  );
+  if (!REUSE || !exists?.n) {
+    await admin.query(`DROP DATABASE IF EXISTS ${NAME} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${NAME}`);
+  }
   const url = new URL(process.env.DATABASE_URL);
   url.pathname = `/${NAME}`;
   const db = openPostgres({ connectionString: url.toString() });
@@ -445,7 +524,7 @@ if (process.env.DATABASE_URL && postgresSizes.length > 0) {
       if (!open?.n) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    if (!process.env.BENCH_EXPORT_KEEP) await admin.query(`DROP DATABASE IF EXISTS ${NAME}`);
+    if (!process.env.BENCH_EXPORT_KEEP && !REUSE) await admin.query(`DROP DATABASE IF EXISTS ${NAME}`);
     await admin.close();
   }
 } else if (!process.env.DATABASE_URL) {
