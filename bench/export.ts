@@ -141,7 +141,8 @@ const request = http.get(url, { agent: false, headers: { cookie, 'accept-encodin
       if (Buffer.concat([tail, chunk.subarray(0, needle.length - 1)]).includes(needle)) r.rows++;
       for (let i = chunk.indexOf(needle); i !== -1; i = chunk.indexOf(needle, i + needle.length)) r.rows++;
       if (before === 0 && r.rows > 0) r.firstRow = now;
-      tail = chunk.subarray(Math.max(0, chunk.length - needle.length + 1));
+      // The last bytes of all received, not of this chunk alone: a chunk may be shorter than the needle.
+      tail = Buffer.concat([tail, chunk]).subarray(-(needle.length - 1));
     } else {
       if (r.firstRow === 0) r.firstRow = now;
       tail = Buffer.concat([tail, chunk]).subarray(-128);

@@ -6,7 +6,7 @@ import { postgis } from '@electric-sql/pglite-postgis';
 import type { Readable } from 'node:stream';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
-import { to as copyTo } from 'pg-copy-streams';
+import { CHUNK_BYTES, CopyOut } from './copy-out.ts';
 
 export interface Queryable {
   /**
@@ -24,11 +24,14 @@ export interface Database extends Queryable {
    */
   stream<Row>(sql: string, params?: readonly unknown[], batchSize?: number): AsyncGenerator<Row[]>;
   /**
-   * PostgreSQL only: `COPY (sql) TO STDOUT WITH (options)` as a byte stream, for exports the database can write
-   * itself (CSV, KML placemarks), planned to start at once (no full sort). The SQL takes no parameters: COPY
-   * cannot bind them. The stream holds up to `aheadBytes` (default 16 KB) unread before the query waits.
+   * PostgreSQL only: `COPY (sql) TO STDOUT WITH (options)` as a stream of chunks of about a megabyte (CopyOut), for
+   * exports the database can write itself (CSV), planned to start at once (no full sort). The SQL takes no
+   * parameters: COPY cannot bind them. The stream holds up to `aheadBytes` (at least a chunk) unread before the
+   * query waits.
    */
   copyOut?(sql: string, options: string, aheadBytes?: number): Promise<Readable>;
+  /** copyOut of a query of one text column, each value followed by a line break (KML placemarks). */
+  copyLines?(sql: string, aheadBytes?: number): Promise<Readable>;
   /**
    * PostgreSQL LISTEN: calls `handler` with each payload NOTIFY sends on `channel`, from any process on the same
    * database (PGlite: this process). Resolves once listening; the returned function stops. `gaps` hears when the
@@ -77,6 +80,37 @@ export function openPostgres(options: PostgresOptions): Database {
   // failed (it checks `_queryable` on release) and opens new connections once the database is back.
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
+  /** Runs a COPY on a connection of its own, released when the stream ends or dropped when it is cut off. */
+  const copy = async (stream: CopyOut): Promise<Readable> => {
+    const client = await pool.connect();
+    try {
+      // From the first row: with sorting off the planner walks an index in the query's order (the export index)
+      // instead of sorting every row before sending one, which it prefers once rows lie out of order on disk.
+      await client.query('SET enable_sort = off');
+    } catch (error) {
+      client.release(error instanceof Error ? error : true);
+      throw error;
+    }
+    client.query(stream);
+    let released = false;
+    const release = (error?: Error) => {
+      if (released) return;
+      released = true;
+      // A connection whose COPY was cut off mid-way is not reusable: drop it instead of returning it.
+      if (error || !stream.readableEnded) {
+        client.release(error ?? true);
+        return;
+      }
+      client.query('RESET enable_sort').then(
+        () => client.release(),
+        (failure: unknown) => client.release(failure instanceof Error ? failure : true),
+      );
+    };
+    stream.on('end', () => release());
+    stream.on('error', (error) => release(error));
+    stream.on('close', () => release());
+    return stream;
+  };
   return {
     engine: 'postgres',
     async query<Row>(sql: string, params: readonly unknown[] = [], name?: string) {
@@ -131,33 +165,10 @@ export function openPostgres(options: PostgresOptions): Database {
         client.release(broken);
       }
     },
-    async copyOut(sql: string, options: string, aheadBytes = 16 * 1024) {
-      const client = await pool.connect();
-      // From the first row: with sorting off the planner walks an index in the query's order (the export index)
-      // instead of sorting every row before sending one, which it prefers once rows lie out of order on disk.
-      await client.query('SET enable_sort = off');
-      const stream = client.query(
-        copyTo(`COPY (${sql}) TO STDOUT WITH (${options})`, { highWaterMark: aheadBytes }),
-      );
-      let released = false;
-      const release = (error?: Error) => {
-        if (released) return;
-        released = true;
-        // A connection whose COPY was cut off mid-way is not reusable: drop it instead of returning it.
-        if (error || !stream.readableEnded) {
-          client.release(error ?? true);
-          return;
-        }
-        client.query('RESET enable_sort').then(
-          () => client.release(),
-          (failure: unknown) => client.release(failure instanceof Error ? failure : true),
-        );
-      };
-      stream.on('end', () => release());
-      stream.on('error', (error) => release(error));
-      stream.on('close', () => release());
-      return stream;
-    },
+    copyOut: (sql, options, aheadBytes) =>
+      copy(new CopyOut(`COPY (${sql}) TO STDOUT WITH (${options})`, false, chunks(aheadBytes))),
+    copyLines: (sql, aheadBytes) =>
+      copy(new CopyOut(`COPY (${sql}) TO STDOUT WITH (FORMAT binary)`, true, chunks(aheadBytes))),
     listen: (channel, handler, gaps) => listener.listen(channel, handler, gaps),
     async notify(channel: string, payload: string) {
       await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
@@ -167,6 +178,11 @@ export function openPostgres(options: PostgresOptions): Database {
       await pool.end();
     },
   };
+}
+
+/** The chunks a COPY holds unread for `aheadBytes`. */
+function chunks(aheadBytes = 0): number {
+  return Math.ceil(aheadBytes / CHUNK_BYTES);
 }
 
 /** How long to wait for a new connection before the request fails with a 503. */

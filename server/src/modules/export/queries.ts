@@ -180,13 +180,14 @@ export interface Chave {
 
 /**
  * The same rows in parts, in collection order, so that PostgreSQL can write one part while Node sends the one
- * before (csvStream): the first `n` dated rows; the rows after a key up to the next (or to the end); the undated
- * rows, which sort last. `chaves(n)` gives every n-th key of the dated rows: the ends of the parts.
+ * before (csvStream): the dated rows after a key (from the first when none) up to the next, then the undated rows,
+ * which sort last. `fim(n, depois)` is the key of the n-th row after `depois`, the end of a part (none when fewer
+ * remain): it walks the export index alone (migration 0005), n keys, while the part before is being read. Only for
+ * one flow, whose rows that index holds in collection order.
  */
 export interface Partes {
-  primeiras(n: number): Query;
-  chaves(n: number): Query;
-  entre(depois: Chave, ate?: Chave): Query;
+  fim(n: number, depois?: Chave): Query;
+  entre(depois?: Chave, ate?: Chave): Query;
   semData(): Query;
 }
 
@@ -203,7 +204,7 @@ export function registrosQuery(
   filtro: Filtro,
   separador: SeparadorDecimal = 'virgula',
   { posicao = false }: { posicao?: boolean } = {},
-): Query & { partes: Partes } {
+): Query & { partes?: Partes } {
   const columns = colunas.map((coluna) => {
     const text = coluna.decimal
       ? comSeparador(coluna.valor, textOf(coluna.valor), separador)
@@ -231,38 +232,35 @@ export function registrosQuery(
 }
 
 /**
- * A query's parts (Partes), from the query with more conditions (`select`), the export's filter and any condition
- * the query adds to it (`also`): the keys must count the rows the query gives, or a part would repeat a row.
+ * A query's parts (Partes), from the query with more conditions (`select`) and the export's filter; none for
+ * several flows. The ends count every row of the filter, so a query that drops some (the KML's unplaced) gives
+ * parts of at most n rows.
  */
 function partesOf(
   filtro: Filtro,
   select: (...more: ((params: unknown[]) => string)[]) => Query,
-  also = 'true',
-): Partes {
+): Partes | undefined {
+  if (filtro.fluxos.length !== 1) return undefined;
   const key = (chave: Chave) => (params: unknown[]) => {
     params.push(chave.data_hora, chave.id);
     return `($${params.length - 1}::timestamptz, $${params.length}::uuid)`;
   };
   const dated = () => 'r.data_hora IS NOT NULL';
   return {
-    primeiras(n) {
-      const query = select(dated);
-      return { sql: `${query.sql} LIMIT ${Math.trunc(n)}`, params: query.params };
-    },
-    chaves(n) {
+    fim(n, depois) {
       const params: unknown[] = [];
+      const after = depois ? ` AND (r.data_hora, r.id) > ${key(depois)(params)}` : '';
       return {
-        sql: `SELECT d::text AS data_hora, id::text AS id FROM (
-            SELECT r.data_hora AS d, r.id, row_number() OVER (ORDER BY r.data_hora, r.id) AS n
-            FROM registros r WHERE ${where(filtro, params)} AND ${also} AND r.data_hora IS NOT NULL) k
-          WHERE n % ${Math.trunc(n)} = 0 ORDER BY n`,
+        sql: `SELECT r.data_hora::text AS data_hora, r.id::text AS id FROM registros r
+          WHERE ${where(filtro, params)} AND r.data_hora IS NOT NULL${after}
+          ORDER BY r.data_hora, r.id OFFSET ${Math.trunc(n) - 1} LIMIT 1`,
         params,
       };
     },
     entre(depois, ate) {
-      const after = (params: unknown[]) => `(r.data_hora, r.id) > ${key(depois)(params)}`;
-      if (!ate) return select(after);
-      return select(after, (params) => `(r.data_hora, r.id) <= ${key(ate)(params)}`);
+      const after = depois && ((params: unknown[]) => `(r.data_hora, r.id) > ${key(depois)(params)}`);
+      const until = ate && ((params: unknown[]) => `(r.data_hora, r.id) <= ${key(ate)(params)}`);
+      return select(dated, ...[after, until].filter((condition) => condition !== undefined));
     },
     semData: () => select(() => 'r.data_hora IS NULL'),
   };
@@ -294,7 +292,7 @@ export function placemarksQuery(
   colunas: readonly Coluna[],
   filtro: Filtro,
   kml: KmlQuery,
-): Query & { partes: Partes } {
+): Query & { partes?: Partes } {
   const xml = (valor: Valor) =>
     typed(valor)
       ? careful(valor, textOf(valor), (value) => `NULLIF(novus_xml(${value}), '')`, 'r.texto_xml')
@@ -333,7 +331,7 @@ export function placemarksQuery(
       params,
     };
   };
-  return { ...select(), partes: partesOf(filtro, select, PLACED) };
+  return { ...select(), partes: partesOf(filtro, select) };
 }
 
 /** concat() of any number of parts (a NULL part adds nothing): nested, as a function takes at most 100 arguments. */

@@ -35,8 +35,12 @@ export function csvStream(
     return Readable.from(
       (async function* () {
         yield BOM;
-        if (!partes) yield* joined(await copyOut(inline(query), `${CSV}, HEADER true`));
-        else yield* inParts(db, copyOut, partes, parte, { first: `${CSV}, HEADER true`, rest: CSV });
+        if (!partes) yield* await copyOut(inline(query), `${CSV}, HEADER true`);
+        else {
+          yield* inParts(db, partes, parte, (part, first, ahead) =>
+            copyOut(inline(part), first ? `${CSV}, HEADER true` : CSV, ahead),
+          );
+        }
       })(),
     );
   }
@@ -55,8 +59,6 @@ export function csvStream(
   return out;
 }
 
-type CopyOut = NonNullable<Database['copyOut']>;
-
 /**
  * How much of a part is read ahead before its COPY waits: a whole part of the CSV (about 10 MB) or the KML (its
  * parts are smaller), so that the second backend is not held up while the part before is sent.
@@ -64,110 +66,49 @@ type CopyOut = NonNullable<Database['copyOut']>;
 const AHEAD_BYTES = 16 * 1024 * 1024;
 
 /**
- * The response is written in chunks of JOIN_BYTES, or what came in JOIN_WAIT_MS (the first, the last): PostgreSQL
- * sends 8 KB at a time, and each chunk is a write to the client's socket; fewer, larger writes cost the server and
- * the client less (a third of the server's CPU, measured on the KML of 1 M placemarks).
- */
-const JOIN_BYTES = 1024 * 1024;
-const JOIN_WAIT_MS = 50;
-
-/**
- * A COPY's bytes as the response's chunks: JOIN_BYTES at a time, or what came once JOIN_WAIT_MS have passed since
- * the chunk before (checked as bytes arrive: a slow query's rows are not held back for long).
- */
-export async function* joined(stream: Readable): AsyncGenerator<Buffer> {
-  let pieces: Buffer[] = [];
-  let size = 0;
-  let since = -Infinity;
-  const take = () => {
-    const chunk = pieces.length === 1 ? (pieces[0] as Buffer) : Buffer.concat(pieces, size);
-    pieces = [];
-    size = 0;
-    since = performance.now();
-    return chunk;
-  };
-  try {
-    for (;;) {
-      // Everything buffered is taken, so that the wait below lasts until more comes ('readable' fires at once on
-      // a stream that holds bytes).
-      for (let piece: Buffer | null; (piece = stream.read() as Buffer | null) !== null;) {
-        pieces.push(piece);
-        size += piece.length;
-      }
-      if (stream.errored) throw stream.errored;
-      const over = stream.readableEnded || stream.destroyed;
-      if (size > 0 && (over || size >= JOIN_BYTES || performance.now() - since >= JOIN_WAIT_MS)) {
-        yield take();
-        // Events may have come while the chunk was sent: read again before waiting.
-        continue;
-      }
-      if (over) return;
-      // Nothing was between the last read (null) and here: the next push or the end is heard.
-      await moreOf(stream);
-    }
-  } finally {
-    // Stopped midway (the download cut off) or failed: the COPY is closed, which drops its connection.
-    if (!stream.readableEnded) stream.destroy();
-  }
-}
-
-/** Until the stream has more to read, has ended, or has failed. */
-function moreOf(stream: Readable): Promise<void> {
-  return new Promise((resolve) => {
-    const events = ['readable', 'end', 'error', 'close'] as const;
-    const done = () => {
-      for (const event of events) stream.off(event, done);
-      resolve();
-    };
-    for (const event of events) stream.on(event, done);
-  });
-}
-
-/** A part's COPY started now, its rows held until the parts before it are sent. */
-function readAhead(copyOut: CopyOut, query: Query, options: string): Promise<Readable> {
-  const started = copyOut(inline(query), options, AHEAD_BYTES);
-  started.catch(() => undefined);
-  return started;
-}
-
-/**
- * The first part streamed while the ends of the others are found; from then on the part after the one being sent
- * is read ahead by a second COPY. `options` are COPY's, for the first part (a header) and the others.
+ * The parts' COPYs, one after another: a part is started as the one before it starts being sent, and read ahead
+ * (AHEAD_BYTES) meanwhile, so that two backends, and so two cores, are at work on one file, in order, with at most
+ * one part held in memory. A part's end is found (Partes.fim) just before it starts. `copy` starts a part's COPY:
+ * the first (which may write a header) and the others.
  */
 async function* inParts(
   db: Database,
-  copyOut: CopyOut,
   partes: Partes,
   parte: number,
-  options: { first: string; rest: string },
-): AsyncGenerator<Buffer | string> {
-  const ends = partes.chaves(parte);
-  const rest = db
-    .query<Chave>(ends.sql, ends.params)
-    .then((keys) => [...keys.map((key, index) => partes.entre(key, keys[index + 1])), partes.semData()]);
-  let ahead: Promise<Readable> | undefined;
-  let stopped = false;
-  const started = rest.then((queries) => {
-    if (!stopped) ahead = readAhead(copyOut, queries[0] as Query, options.rest);
-    return queries;
-  });
-  started.catch(() => undefined);
+  copy: (part: Query, first: boolean, ahead: number) => Promise<Readable>,
+): AsyncGenerator<Buffer> {
+  const queries = (async function* () {
+    let depois: Chave | undefined;
+    for (;;) {
+      const fim = partes.fim(parte, depois);
+      const [ate] = await db.query<Chave>(fim.sql, fim.params);
+      yield partes.entre(depois, ate);
+      if (!ate) break;
+      depois = ate;
+    }
+    yield partes.semData();
+  })();
+  const open = async (first: boolean) => {
+    const { value, done } = await queries.next();
+    // The first part is sent as it is read; the others are read ahead.
+    return done ? undefined : copy(value, first, first ? 0 : AHEAD_BYTES);
+  };
+  let next = open(true);
   try {
-    yield* joined(await copyOut(inline(partes.primeiras(parte)), options.first));
-    const queries = await started;
-    for (let index = 0; index < queries.length; index++) {
-      const part = ahead as Promise<Readable>;
-      const next = queries[index + 1];
-      ahead = next ? readAhead(copyOut, next, options.rest) : undefined;
-      yield* joined(await part);
+    for (;;) {
+      const part = await next;
+      if (!part) return;
+      next = open(false);
+      next.catch(() => undefined);
+      yield* part;
     }
   } finally {
-    stopped = true;
     // A download cut off: the part read ahead is closed, which drops its connection.
-    ahead?.then(
-      (stream) => stream.destroy(),
+    next.then(
+      (stream) => stream?.destroy(),
       () => undefined,
     );
+    void queries.return(undefined).catch(() => undefined);
   }
 }
 
@@ -219,22 +160,16 @@ export function kmlStream(
   );
 }
 
-/**
- * CSV mode with a delimiter and a quote that novus_xml removes from every value: each row comes out as it is, one
- * placemark per line (line breaks in values are character references).
- */
-const PLACEMARKS = "FORMAT csv, DELIMITER E'\\x01', QUOTE E'\\x02', ENCODING 'UTF8'";
-
 async function* placemarks(
   db: Database,
   query: Query & { partes?: Partes },
   parte: number,
 ): AsyncGenerator<string | Buffer> {
-  if (db.copyOut) {
+  if (db.copyLines) {
+    const copyLines = db.copyLines.bind(db);
     const { partes } = query;
-    if (partes)
-      yield* inParts(db, db.copyOut.bind(db), partes, parte, { first: PLACEMARKS, rest: PLACEMARKS });
-    else yield* joined(await db.copyOut(inline(query), PLACEMARKS));
+    if (partes) yield* inParts(db, partes, parte, (part, _first, ahead) => copyLines(inline(part), ahead));
+    else yield* await copyLines(inline(query));
     return;
   }
   for await (const rows of db.stream<{ placemark: string }>(query.sql, query.params)) {

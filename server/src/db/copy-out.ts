@@ -1,0 +1,244 @@
+// COPY ... TO STDOUT read straight off the connection's socket (as pg-copy-streams does), each row's bytes copied
+// once into chunks of about a megabyte, which the response writes as they are: no Buffer per row, no joining later.
+import { Readable } from 'node:stream';
+import type { Connection, Submittable } from 'pg';
+
+/** A chunk is pushed once this full, or once CHUNK_WAIT_MS have passed since the last (a slow query's rows). */
+export const CHUNK_BYTES = 1024 * 1024;
+export const CHUNK_WAIT_MS = 50;
+
+const ERROR_RESPONSE = 0x45; // E
+const COPY_DATA = 0x64; // d
+const COPY_DONE = 0x63; // c
+/** Messages PostgreSQL may send among a COPY's data (protocol 55.2.6): skipped. */
+const INTERSPERSED = new Set([
+  0x48, // H CopyOutResponse
+  0x41, // A NotificationResponse
+  0x4e, // N NoticeResponse
+  0x53, // S ParameterStatus
+]);
+
+/** What COPY's binary format starts with: signature, flags, header extension length (PostgreSQL writes 0). */
+const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
+const FILE_HEADER = SIGNATURE.length + 8;
+/** A row of one column: its field count (int16) and the value's length (int32). The trailer is a count of -1. */
+const ROW_HEADER = 6;
+const TRAILER = 2;
+
+/**
+ * The rows of `COPY (…) TO STDOUT`, in chunks (objects, so a reader gets each as pushed and `highWaterMark` counts
+ * chunks). `lines`: the COPY is `FORMAT binary` of one text column, and each value comes out followed by a line
+ * break; PostgreSQL writes binary without looking at each character, where CSV's quoting costs it a sixth of the
+ * KML's time. A NULL is no line. Otherwise the COPY's bytes come out as PostgreSQL wrote them.
+ */
+export class CopyOut extends Readable implements Submittable {
+  private connection: Connection | undefined;
+  private pgDataHandler: ((data: Buffer) => void) | undefined;
+  private readonly onReadable = () => this.forward();
+  /** Read from the start, before anyone reads: a part read ahead fills `ahead` chunks meanwhile. */
+  private drained = true;
+  private forwarding = false;
+  private done = false;
+
+  /** Bytes of a message's start cut off at the end of a socket read, put before the next. */
+  private carry: Buffer | undefined;
+  /** What is left to read of the current CopyData message, of a message skipped, of the current value. */
+  private body = 0;
+  private skip = 0;
+  private value = 0;
+  private started = false;
+
+  private chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  private size = 0;
+  private pushedAt = -Infinity;
+  private wanted = true;
+
+  constructor(
+    readonly text: string,
+    private readonly lines: boolean,
+    /** Chunks held ahead of the reader before the socket is no longer read. */
+    ahead: number,
+  ) {
+    super({ objectMode: true, highWaterMark: Math.max(1, ahead) });
+  }
+
+  submit(connection: Connection): void {
+    this.connection = connection;
+    const socket = connection.stream;
+    const listeners = socket.listeners('data') as ((data: Buffer) => void)[];
+    if (listeners.length !== 1) throw new Error('COPY: the connection has no single reader');
+    this.pgDataHandler = listeners[0];
+    socket.removeListener('data', this.pgDataHandler as (data: Buffer) => void);
+    socket.pause();
+    this.forward();
+    socket.on('readable', this.onReadable);
+    connection.query(this.text);
+  }
+
+  override _read(): void {
+    this.drained = true;
+    this.forward();
+  }
+
+  private forward() {
+    if (this.forwarding || !this.drained || !this.connection || this.done) return;
+    this.forwarding = true;
+    const socket = this.connection.stream;
+    for (
+      let data: Buffer | null;
+      this.drained && !this.done && (data = socket.read() as Buffer | null) !== null;
+    ) {
+      this.drained = this.parse(data);
+    }
+    this.forwarding = false;
+  }
+
+  /** Reads one socket read's messages; false once the reader wants no more for now. */
+  private parse(data: Buffer): boolean {
+    const input = this.carry ? Buffer.concat([this.carry, data]) : data;
+    this.carry = undefined;
+    const end = input.length;
+    let at = 0;
+    while (at < end) {
+      if (this.skip > 0) {
+        const n = Math.min(this.skip, end - at);
+        at += n;
+        this.skip -= n;
+        continue;
+      }
+      if (this.body === 0) {
+        if (end - at < 5) {
+          this.carry = input.subarray(at);
+          break;
+        }
+        const code = input[at] as number;
+        if (code === ERROR_RESPONSE) {
+          // pg reads the error and hands it to handleError.
+          this.detach(input.subarray(at));
+          return false;
+        }
+        const length = input.readUInt32BE(at + 1) - 4;
+        at += 5;
+        if (code === COPY_DATA) this.body = length;
+        else if (INTERSPERSED.has(code)) this.skip = length;
+        else {
+          // CopyDone, or anything that ends copy-out mode: pg reads what follows (CommandComplete, ReadyForQuery).
+          this.detach(input.subarray(code === COPY_DONE ? at + length : at - 5));
+          if (this.size > 0) this.push(this.filled());
+          this.push(null);
+          return false;
+        }
+        continue;
+      }
+      if (!this.lines) {
+        const n = Math.min(this.body, end - at);
+        this.write(input, at, at + n);
+        at += n;
+        this.body -= n;
+        continue;
+      }
+      if (this.value > 0) {
+        const n = Math.min(this.value, this.body, end - at);
+        this.write(input, at, at + n);
+        at += n;
+        this.body -= n;
+        this.value -= n;
+        if (this.value === 0) this.newline();
+        continue;
+      }
+      const need = !this.started ? FILE_HEADER : this.body === TRAILER ? TRAILER : ROW_HEADER;
+      if (this.body < need) return this.fail('a header split between messages');
+      if (end - at < need) {
+        this.carry = input.subarray(at);
+        break;
+      }
+      if (!this.started) {
+        if (
+          !input.subarray(at, at + SIGNATURE.length).equals(SIGNATURE) ||
+          input.readUInt32BE(at + 15) !== 0
+        ) {
+          return this.fail('not FORMAT binary');
+        }
+        this.started = true;
+      } else {
+        const fields = input.readInt16BE(at);
+        if (need === TRAILER && fields !== -1) return this.fail('a row too short');
+        if (need === ROW_HEADER) {
+          if (fields !== 1) return this.fail(`${fields} columns`);
+          const length = input.readInt32BE(at + 2);
+          if (length > 0) this.value = length;
+          else if (length === 0) this.newline();
+        }
+      }
+      at += need;
+      this.body -= need;
+    }
+    // A reader waiting with nothing to read gets what is there once CHUNK_WAIT_MS have passed; a part read ahead
+    // (its reader busy with the part before) is held in whole chunks.
+    if (this.size > 0 && this.readableLength === 0 && performance.now() - this.pushedAt >= CHUNK_WAIT_MS) {
+      this.send();
+    }
+    const wanted = this.wanted;
+    this.wanted = true;
+    return wanted;
+  }
+
+  /** Stops reading and fails: the connection is dropped (a COPY cut off midway leaves it unusable). */
+  private fail(what: string): false {
+    this.done = true;
+    this.destroy(new Error(`COPY's data not as expected: ${what}`));
+    return false;
+  }
+
+  /** Pushes the chunk; `wanted` turns false when the reader has enough for now. */
+  private send() {
+    if (!this.push(this.filled())) this.wanted = false;
+  }
+
+  /** Copies input[start, end) into the chunk, pushing each full chunk. */
+  private write(input: Buffer, start: number, end: number) {
+    let from = start;
+    while (from < end) {
+      const n = Math.min(end - from, this.chunk.length - this.size);
+      input.copy(this.chunk, this.size, from, from + n);
+      this.size += n;
+      from += n;
+      if (this.size === this.chunk.length) this.send();
+    }
+  }
+
+  private newline() {
+    if (this.size === this.chunk.length) this.send();
+    this.chunk[this.size++] = 0x0a;
+  }
+
+  private filled(): Buffer {
+    const chunk = this.size === this.chunk.length ? this.chunk : this.chunk.subarray(0, this.size);
+    this.chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    this.size = 0;
+    this.pushedAt = performance.now();
+    return chunk;
+  }
+
+  /** Gives the connection back to pg, with what was read past the COPY's data. */
+  private detach(rest: Buffer) {
+    this.done = true;
+    const connection = this.connection as Connection;
+    const socket = connection.stream;
+    socket.removeListener('readable', this.onReadable);
+    const handler = this.pgDataHandler as (data: Buffer) => void;
+    socket.addListener('data', handler);
+    if (rest.length > 0) handler(rest);
+    // pg's handler may pause the socket (its own backpressure): it is resumed once that has run.
+    process.nextTick(() => socket.resume());
+  }
+
+  /** pg's calls as the active query. */
+  handleError(error: Error): void {
+    this.destroy(error);
+  }
+
+  handleCommandComplete(): void {}
+
+  handleReadyForQuery(): void {}
+}
