@@ -298,16 +298,20 @@ async function keptFixture(db: Database): Promise<{ fixture: Fixture; count: num
 /**
  * Records from..to (1-based) of both flows, in batches: points around Curitiba (fuso 22) with jitter, about 4 s
  * apart in collection time (1 M records span ≈ 46 days), a technician each, unit fields with accents; every 10th
- * observation holds a `;` and quotes (quoted in the CSV). BDGD records carry what its zip exports.
+ * observation holds a `;` and quotes (quoted in the CSV). BDGD records carry what its zip exports. A record in
+ * three has no photo, one one, one three (`fotos_slots`, what the CSV counts and the KML links; the photos
+ * themselves are not stored: the photo zip is not measured here).
  */
 async function seed(db: Database, f: Fixture, from: number, to: number) {
   const BATCH = 100_000;
   for (let start = from; start <= to; start += BATCH) {
     const end = Math.min(to, start + BATCH - 1);
     const common = (fluxo: string, dados: string) => `
-      INSERT INTO registros (id, fluxo, projeto, tecnico, lat, lng, geom, data_hora, sincronizado_em, coletado, coleta, dados)
+      INSERT INTO registros (id, fluxo, projeto, tecnico, lat, lng, geom, data_hora, sincronizado_em, coletado, coleta, dados,
+        fotos_slots)
       SELECT id, '${fluxo}', $1::uuid, ($4::uuid[])[1 + i % cardinality($4::uuid[])], lat, lng,
-        ST_SetSRID(ST_MakePoint(lng, lat), 4326), t, t + interval '20 minutes', true, id, ${dados}
+        ST_SetSRID(ST_MakePoint(lng, lat), 4326), t, t + interval '20 minutes', true, id, ${dados},
+        (CASE i % 3 WHEN 0 THEN '{}' WHEN 1 THEN '{0}' ELSE '{0,1,2}' END)::smallint[]
       FROM (
         SELECT i, gen_random_uuid() AS id, -25.43 + (random() - 0.5) * 0.12 AS lat, -49.27 + (random() - 0.5) * 0.12 AS lng,
           timestamptz '2026-09-01 11:00Z' + (i * 4 + random() * 3) * interval '1 second' AS t

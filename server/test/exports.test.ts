@@ -1430,8 +1430,17 @@ describe('exports: CSV, KML and zips read by csv-parse, cs2cs, ogrinfo and unzip
     expect(features[1]?.OBSERVACAO).toBe('Portão <azul> & "grade"');
     expect(features[2]?.COMPLEMENTO_NUMERO).toBeUndefined();
     // unidade1 has two photos: its description links them, absolute, by record and slot.
-    expect(text).toContain(
-      `<description>&lt;a href="http://localhost:80/api/fotos/${ids.unidade1}/0"&gt;Foto 1&lt;/a&gt;&lt;br/&gt;`,
+    const link = (slot: number, n: number) =>
+      `&lt;a href="http://localhost:80/api/fotos/${ids.unidade1}/${slot}"&gt;Foto ${n}&lt;/a&gt;`;
+    expect(text).toContain(`<name>10</name><description>${link(0, 1)}&lt;br/&gt;${link(1, 2)}</description>`);
+    // Slots with a gap are numbered in order; a record without photos has no description.
+    await ctx.db.query(`UPDATE registros SET fotos_slots = '{0,2}' WHERE id = $1`, [ids.unidade1]);
+    const gap = (await download(`/api/unidade/${projeto._id}/kml`)).toString('utf8');
+    await ctx.db.query(`UPDATE registros SET fotos_slots = '{0,1}' WHERE id = $1`, [ids.unidade1]);
+    expect(gap).toContain(`<name>10</name><description>${link(0, 1)}&lt;br/&gt;${link(2, 2)}</description>`);
+    expect(gap).toContain('<name>12</name><styleUrl>');
+    expect(features[0]?.description).toBe(
+      `<a href="http://localhost:80/api/fotos/${ids.unidade1}/0">Foto 1</a><br/><a href="http://localhost:80/api/fotos/${ids.unidade1}/1">Foto 2</a>`,
     );
 
     // Each character alone: what XML needs sends the record down the careful path (texto_xml, migration 0017);

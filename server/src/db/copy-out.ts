@@ -34,10 +34,13 @@ const TRAILER = 2;
 export class CopyOut extends Readable implements Submittable {
   private connection: Connection | undefined;
   private pgDataHandler: ((data: Buffer) => void) | undefined;
-  private readonly onReadable = () => this.forward();
-  /** Read from the start, before anyone reads: a part read ahead fills `ahead` chunks meanwhile. */
-  private drained = true;
-  private forwarding = false;
+  /**
+   * Each socket read as it comes ('data': a read Node made, never joined with others), from before anyone reads: a
+   * part read ahead fills `ahead` chunks meanwhile. The socket is paused while the reader has enough.
+   */
+  private readonly onData = (data: Buffer) => {
+    if (!this.parse(data) && !this.done) this.connection?.stream.pause();
+  };
   private done = false;
 
   /** Bytes of a message's start cut off at the end of a socket read, put before the next. */
@@ -69,28 +72,12 @@ export class CopyOut extends Readable implements Submittable {
     if (listeners.length !== 1) throw new Error('COPY: the connection has no single reader');
     this.pgDataHandler = listeners[0];
     socket.removeListener('data', this.pgDataHandler as (data: Buffer) => void);
-    socket.pause();
-    this.forward();
-    socket.on('readable', this.onReadable);
+    socket.on('data', this.onData);
     connection.query(this.text);
   }
 
   override _read(): void {
-    this.drained = true;
-    this.forward();
-  }
-
-  private forward() {
-    if (this.forwarding || !this.drained || !this.connection || this.done) return;
-    this.forwarding = true;
-    const socket = this.connection.stream;
-    for (
-      let data: Buffer | null;
-      this.drained && !this.done && (data = socket.read() as Buffer | null) !== null;
-    ) {
-      this.drained = this.parse(data);
-    }
-    this.forwarding = false;
+    if (!this.done) this.connection?.stream.resume();
   }
 
   /** Reads one socket read's messages; false once the reader wants no more for now. */
@@ -225,7 +212,7 @@ export class CopyOut extends Readable implements Submittable {
     this.done = true;
     const connection = this.connection as Connection;
     const socket = connection.stream;
-    socket.removeListener('readable', this.onReadable);
+    socket.removeListener('data', this.onData);
     const handler = this.pgDataHandler as (data: Buffer) => void;
     socket.addListener('data', handler);
     if (rest.length > 0) handler(rest);
