@@ -1,11 +1,12 @@
-// COPY ... TO STDOUT read straight off the connection's socket (as pg-copy-streams does), each row's bytes copied
-// once into chunks of about a megabyte, which the response writes as they are: no Buffer per row, no joining later.
+// COPY ... TO STDOUT read straight off the connection's socket (as pg-copy-streams does), each read's rows moved
+// to its front and passed on as they are: no Buffer per row, no Buffer made for the output at all.
 import { Readable } from 'node:stream';
 import type { Connection, Submittable } from 'pg';
 
-/** A chunk is pushed once this full, or once CHUNK_WAIT_MS have passed since the last (a slow query's rows). */
-export const CHUNK_BYTES = 1024 * 1024;
-export const CHUNK_WAIT_MS = 50;
+/** What Node reads off a socket at most at a time: the size of the pieces pushed. */
+export const PIECE_BYTES = 64 * 1024;
+
+const NEWLINE = Buffer.from('\n');
 
 const ERROR_RESPONSE = 0x45; // E
 const COPY_DATA = 0x64; // d
@@ -26,8 +27,8 @@ const ROW_HEADER = 6;
 const TRAILER = 2;
 
 /**
- * The rows of `COPY (…) TO STDOUT`, in chunks (objects, so a reader gets each as pushed and `highWaterMark` counts
- * chunks). `lines`: the COPY is `FORMAT binary` of one text column, and each value comes out followed by a line
+ * The rows of `COPY (…) TO STDOUT`, a piece per socket read (objects, so a reader gets each as pushed and
+ * `highWaterMark` counts pieces). `lines`: the COPY is `FORMAT binary` of one text column, and each value comes out followed by a line
  * break; PostgreSQL writes binary without looking at each character, where CSV's quoting costs it a sixth of the
  * KML's time. A NULL is no line. Otherwise the COPY's bytes come out as PostgreSQL wrote them.
  */
@@ -36,7 +37,7 @@ export class CopyOut extends Readable implements Submittable {
   private pgDataHandler: ((data: Buffer) => void) | undefined;
   /**
    * Each socket read as it comes ('data': a read Node made, never joined with others), from before anyone reads: a
-   * part read ahead fills `ahead` chunks meanwhile. The socket is paused while the reader has enough.
+   * part read ahead fills `ahead` pieces meanwhile. The socket is paused while the reader has enough.
    */
   private readonly onData = (data: Buffer) => {
     if (!this.parse(data) && !this.done) this.connection?.stream.pause();
@@ -51,15 +52,13 @@ export class CopyOut extends Readable implements Submittable {
   private value = 0;
   private started = false;
 
-  private chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-  private size = 0;
-  private pushedAt = -Infinity;
-  private wanted = true;
+  /** A line break owed by the last value, whose bytes left no room for it (see parse). */
+  private owed = false;
 
   constructor(
     readonly text: string,
     private readonly lines: boolean,
-    /** Chunks held ahead of the reader before the socket is no longer read. */
+    /** Pieces held ahead of the reader before the socket is no longer read. */
     ahead: number,
   ) {
     super({ objectMode: true, highWaterMark: Math.max(1, ahead) });
@@ -80,17 +79,40 @@ export class CopyOut extends Readable implements Submittable {
     if (!this.done) this.connection?.stream.resume();
   }
 
-  /** Reads one socket read's messages; false once the reader wants no more for now. */
+  /**
+   * Reads one socket read's messages and pushes what they hold, moved to the front of the same Buffer (a row's
+   * headers are dropped, its line break written where they were): no Buffer is made for the output, so the server
+   * allocates for a download only what the socket reads. False once the reader has enough for now.
+   */
   private parse(data: Buffer): boolean {
     const input = this.carry ? Buffer.concat([this.carry, data]) : data;
     this.carry = undefined;
     const end = input.length;
     let at = 0;
+    /** The end of what is kept, at the front of input: never past `at`. */
+    let kept = 0;
+    const keep = (n: number) => {
+      if (kept !== at) input.copyWithin(kept, at, at + n);
+      kept += n;
+      at += n;
+    };
+    /** A line break: where headers were dropped, or owed until some are (a value that began in an earlier read). */
+    const newline = () => {
+      if (kept < at) input[kept++] = 0x0a;
+      else this.owed = true;
+    };
+    const dropped = (n: number) => {
+      at += n;
+      if (this.owed) {
+        this.owed = false;
+        input[kept++] = 0x0a;
+      }
+    };
     while (at < end) {
       if (this.skip > 0) {
         const n = Math.min(this.skip, end - at);
-        at += n;
         this.skip -= n;
+        dropped(n);
         continue;
       }
       if (this.body === 0) {
@@ -105,32 +127,30 @@ export class CopyOut extends Readable implements Submittable {
           return false;
         }
         const length = input.readUInt32BE(at + 1) - 4;
-        at += 5;
         if (code === COPY_DATA) this.body = length;
         else if (INTERSPERSED.has(code)) this.skip = length;
         else {
           // CopyDone, or anything that ends copy-out mode: pg reads what follows (CommandComplete, ReadyForQuery).
-          this.detach(input.subarray(code === COPY_DONE ? at + length : at - 5));
-          if (this.size > 0) this.push(this.filled());
+          this.send(input.subarray(0, kept));
+          this.detach(input.subarray(code === COPY_DONE ? at + 5 + length : at));
           this.push(null);
           return false;
         }
+        dropped(5);
         continue;
       }
       if (!this.lines) {
         const n = Math.min(this.body, end - at);
-        this.write(input, at, at + n);
-        at += n;
+        keep(n);
         this.body -= n;
         continue;
       }
       if (this.value > 0) {
         const n = Math.min(this.value, this.body, end - at);
-        this.write(input, at, at + n);
-        at += n;
+        keep(n);
         this.body -= n;
         this.value -= n;
-        if (this.value === 0) this.newline();
+        if (this.value === 0) newline();
         continue;
       }
       const need = !this.started ? FILE_HEADER : this.body === TRAILER ? TRAILER : ROW_HEADER;
@@ -139,6 +159,7 @@ export class CopyOut extends Readable implements Submittable {
         this.carry = input.subarray(at);
         break;
       }
+      let length = -1;
       if (!this.started) {
         if (
           !input.subarray(at, at + SIGNATURE.length).equals(SIGNATURE) ||
@@ -152,21 +173,25 @@ export class CopyOut extends Readable implements Submittable {
         if (need === TRAILER && fields !== -1) return this.fail('a row too short');
         if (need === ROW_HEADER) {
           if (fields !== 1) return this.fail(`${fields} columns`);
-          const length = input.readInt32BE(at + 2);
-          if (length > 0) this.value = length;
-          else if (length === 0) this.newline();
+          length = input.readInt32BE(at + 2);
         }
       }
-      at += need;
       this.body -= need;
+      dropped(need);
+      if (length > 0) this.value = length;
+      else if (length === 0) newline();
     }
-    // A reader waiting with nothing to read gets what is there once CHUNK_WAIT_MS have passed; a part read ahead
-    // (its reader busy with the part before) is held in whole chunks.
-    if (this.size > 0 && this.readableLength === 0 && performance.now() - this.pushedAt >= CHUNK_WAIT_MS) {
-      this.send();
+    return this.send(input.subarray(0, kept));
+  }
+
+  /** Pushes what a read kept, and a line break it owes; false when the reader has enough for now. */
+  private send(kept: Buffer): boolean {
+    let wanted = true;
+    if (kept.length > 0) wanted = this.push(kept);
+    if (this.owed) {
+      this.owed = false;
+      wanted = this.push(NEWLINE);
     }
-    const wanted = this.wanted;
-    this.wanted = true;
     return wanted;
   }
 
@@ -175,36 +200,6 @@ export class CopyOut extends Readable implements Submittable {
     this.done = true;
     this.destroy(new Error(`COPY's data not as expected: ${what}`));
     return false;
-  }
-
-  /** Pushes the chunk; `wanted` turns false when the reader has enough for now. */
-  private send() {
-    if (!this.push(this.filled())) this.wanted = false;
-  }
-
-  /** Copies input[start, end) into the chunk, pushing each full chunk. */
-  private write(input: Buffer, start: number, end: number) {
-    let from = start;
-    while (from < end) {
-      const n = Math.min(end - from, this.chunk.length - this.size);
-      input.copy(this.chunk, this.size, from, from + n);
-      this.size += n;
-      from += n;
-      if (this.size === this.chunk.length) this.send();
-    }
-  }
-
-  private newline() {
-    if (this.size === this.chunk.length) this.send();
-    this.chunk[this.size++] = 0x0a;
-  }
-
-  private filled(): Buffer {
-    const chunk = this.size === this.chunk.length ? this.chunk : this.chunk.subarray(0, this.size);
-    this.chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-    this.size = 0;
-    this.pushedAt = performance.now();
-    return chunk;
   }
 
   /** Gives the connection back to pg, with what was read past the COPY's data. */

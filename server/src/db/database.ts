@@ -6,7 +6,7 @@ import { postgis } from '@electric-sql/pglite-postgis';
 import type { Readable } from 'node:stream';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
-import { CHUNK_BYTES, CopyOut } from './copy-out.ts';
+import { CopyOut, PIECE_BYTES } from './copy-out.ts';
 
 export interface Queryable {
   /**
@@ -24,9 +24,9 @@ export interface Database extends Queryable {
    */
   stream<Row>(sql: string, params?: readonly unknown[], batchSize?: number): AsyncGenerator<Row[]>;
   /**
-   * PostgreSQL only: `COPY (sql) TO STDOUT WITH (options)` as a stream of chunks of about a megabyte (CopyOut), for
+   * PostgreSQL only: `COPY (sql) TO STDOUT WITH (options)` as a stream of Buffers, a socket read each (CopyOut), for
    * exports the database can write itself (CSV), planned to start at once (no full sort). The SQL takes no
-   * parameters: COPY cannot bind them. The stream holds up to `aheadBytes` (at least a chunk) unread before the
+   * parameters: COPY cannot bind them. The stream holds up to `aheadBytes` (at least a read) unread before the
    * query waits.
    */
   copyOut?(sql: string, options: string, aheadBytes?: number): Promise<Readable>;
@@ -180,9 +180,9 @@ export function openPostgres(options: PostgresOptions): Database {
   };
 }
 
-/** The chunks a COPY holds unread for `aheadBytes`. */
+/** The pieces a COPY holds unread for `aheadBytes`. */
 function chunks(aheadBytes = 0): number {
-  return Math.ceil(aheadBytes / CHUNK_BYTES);
+  return Math.ceil(aheadBytes / PIECE_BYTES);
 }
 
 /** How long to wait for a new connection before the request fails with a 503. */
