@@ -303,6 +303,10 @@ export function placemarksQuery(
     (coluna) =>
       `${literal(`<SimpleData name="${escapeXml(coluna.header)}">`)} || ${xml(coluna.valor)} || '</SimpleData>'`,
   );
+  // The technician's name is joined only for a layer that shows it: the join costs every row.
+  const comTecnico = [kml.nome, ...colunas.map((coluna) => coluna.valor)].some(
+    (valor) => 'registro' in valor && valor.registro === 'tecnico',
+  );
   const select = (...more: ((params: unknown[]) => string)[]): Query => {
     const params: unknown[] = [];
     const conditions = [where(filtro, params), ...more.map((condition) => condition(params))];
@@ -320,7 +324,7 @@ export function placemarksQuery(
     return {
       sql: `SELECT ${concat(parts)} AS placemark
         FROM registros r
-        ${tecnicoJoin('novus_xml')}
+        ${comTecnico ? tecnicoJoin('novus_xml') : ''}
         WHERE ${conditions.join(' AND ')} AND ${PLACED}
         ORDER BY r.data_hora, r.id`,
       params,
