@@ -205,5 +205,11 @@ describe('CopyOut: COPY read off the socket', () => {
       Buffer.concat([COPY_OUT_RESPONSE, message('d', Buffer.from('a;b;c;d;e;f;g;h;i;j;k;l\n'))]),
     );
     await expect(failed).rejects.toThrow('not FORMAT binary');
+
+    // A connection read by something else too is not taken: pg hands the error to the query.
+    const shared = connection();
+    shared.socket.on('data', () => undefined);
+    expect(new CopyOut('COPY', true, 1).submit(shared.connection)?.message).toMatch(/single reader/);
+    expect(shared.sent).toEqual([]);
   });
 });

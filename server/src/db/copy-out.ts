@@ -64,15 +64,17 @@ export class CopyOut extends Readable implements Submittable {
     super({ objectMode: true, highWaterMark: Math.max(1, ahead) });
   }
 
-  submit(connection: Connection): void {
+  /** pg's call as the query starts; an error returned is handed to handleError (pg's client). */
+  submit(connection: Connection): Error | undefined {
     this.connection = connection;
     const socket = connection.stream;
     const listeners = socket.listeners('data') as ((data: Buffer) => void)[];
-    if (listeners.length !== 1) throw new Error('COPY: the connection has no single reader');
+    if (listeners.length !== 1) return new Error('COPY: the connection has no single reader');
     this.pgDataHandler = listeners[0];
     socket.removeListener('data', this.pgDataHandler as (data: Buffer) => void);
     socket.on('data', this.onData);
     connection.query(this.text);
+    return undefined;
   }
 
   override _read(): void {
