@@ -166,9 +166,9 @@ export function openPostgres(options: PostgresOptions): Database {
       }
     },
     copyOut: (sql, options, aheadBytes) =>
-      copy(new CopyOut(`COPY (${sql}) TO STDOUT WITH (${options})`, false, chunks(aheadBytes))),
+      copy(new CopyOut(`COPY (${sql}) TO STDOUT WITH (${options})`, false, pieces(aheadBytes))),
     copyLines: (sql, aheadBytes) =>
-      copy(new CopyOut(`COPY (${sql}) TO STDOUT WITH (FORMAT binary)`, true, chunks(aheadBytes))),
+      copy(new CopyOut(`COPY (${sql}) TO STDOUT WITH (FORMAT binary)`, true, pieces(aheadBytes))),
     listen: (channel, handler, gaps) => listener.listen(channel, handler, gaps),
     async notify(channel: string, payload: string) {
       await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
@@ -181,7 +181,7 @@ export function openPostgres(options: PostgresOptions): Database {
 }
 
 /** The pieces a COPY holds unread for `aheadBytes`. */
-function chunks(aheadBytes = 0): number {
+function pieces(aheadBytes = 0): number {
   return Math.ceil(aheadBytes / PIECE_BYTES);
 }
 
