@@ -222,15 +222,21 @@ test('camera photos stored turned still display as taken after Compactar Imagens
     await page.getByLabel(`Foto ${index + 1}`, { exact: true }).setInputFiles(photoPath(name));
     const thumbnail = page.getByRole('img', { name: `Miniatura da Foto ${index + 1}` });
     await expect(thumbnail).toBeVisible();
-    // the thumbnail already shows the photo upright: a landscape photo wider than tall
-    const [width, height] = await thumbnail.evaluate((img: HTMLImageElement) => [
-      img.naturalWidth,
-      img.naturalHeight,
-    ]);
-    expect(
-      name.includes('landscape') ? (width ?? 0) > (height ?? 0) : (width ?? 0) < (height ?? 0),
-      name,
-    ).toBe(true);
+    // the thumbnail already shows the photo upright: a landscape photo wider than tall (read once it is decoded:
+    // visible comes before the image's size is known)
+    await expect
+      .poll(
+        () =>
+          thumbnail.evaluate((img: HTMLImageElement) =>
+            img.complete && img.naturalWidth > 0
+              ? img.naturalWidth > img.naturalHeight
+                ? 'landscape'
+                : 'portrait'
+              : 'loading',
+          ),
+        { message: name },
+      )
+      .toBe(name.includes('landscape') ? 'landscape' : 'portrait');
   }
   await expectAccessible(page, 'grupo a form with camera photos');
   await wizard.gravar.click();

@@ -261,12 +261,15 @@ test('the world raster package: the zone downloaded, drawn offline after a reloa
     expect(tile.src).toContain(`/api/projeto/${world.projetoId}/mapa-base/3/`);
     expect(tile.width).toBeGreaterThan(0);
   }
-  const samples = await samplePackagePixels(page);
-  for (const sample of samples) {
-    expect(sample.tile, `a package tile under ${sample.at.join(',')}`).not.toBeNull();
-    expect(near(sample.shown, sample.tile ?? LEAFLET_GREY), JSON.stringify(sample)).toBe(true);
-    expect(near(sample.shown, LEAFLET_GREY, 4), JSON.stringify(sample)).toBe(false);
-  }
+  // sampled again until the tiles have faded in (Leaflet's 200 ms opacity transition after a tile loads)
+  await expect(async () => {
+    const samples = await samplePackagePixels(page);
+    for (const sample of samples) {
+      expect(sample.tile, `a package tile under ${sample.at.join(',')}`).not.toBeNull();
+      expect(near(sample.shown, sample.tile ?? LEAFLET_GREY), JSON.stringify(sample)).toBe(true);
+      expect(near(sample.shown, LEAFLET_GREY, 4), JSON.stringify(sample)).toBe(false);
+    }
+  }).toPass({ timeout: 10_000 });
   await expectAccessible(page, 'mapa do projeto offline');
   await screenshot(page, 'tecnico-mapa-base-offline-z3');
 
@@ -278,10 +281,12 @@ test('the world raster package: the zone downloaded, drawn offline after a reloa
     await expect(page.locator('.leaflet-map-pane')).not.toHaveClass(/leaflet-zoom-anim/);
   }
   await expect(page.locator('.mapa-base .leaflet-tile-loaded').first()).toBeVisible();
-  const region = await samplePackagePixels(page);
-  for (const sample of region) {
-    expect(near(sample.shown, sample.tile ?? LEAFLET_GREY), JSON.stringify(sample)).toBe(true);
-  }
+  await expect(async () => {
+    const region = await samplePackagePixels(page);
+    for (const sample of region) {
+      expect(near(sample.shown, sample.tile ?? LEAFLET_GREY), JSON.stringify(sample)).toBe(true);
+    }
+  }).toPass({ timeout: 10_000 });
   for (const tile of await packageTiles(page)) expect(tile.src).toContain('/mapa-base/3/');
   await screenshot(page, 'tecnico-mapa-base-offline-z6');
   await context.setOffline(false);
@@ -320,12 +325,15 @@ test('a package over the zone up to zoom 19 carries the street-level map offline
     expect(tile.width).toBe(256);
   }
   // the zoom-19 colour (or its street lines) wherever the map is sampled: the package's own tiles
-  const samples = await samplePackagePixels(page);
-  for (const sample of samples) {
-    expect(sample.tile, JSON.stringify(sample)).not.toBeNull();
-    expect(near(sample.shown, sample.tile ?? LEAFLET_GREY), JSON.stringify(sample)).toBe(true);
-  }
-  expect(samples.filter((sample) => near(sample.shown, zoomColour(19))).length).toBeGreaterThanOrEqual(3);
+  // sampled again until the tiles have faded in (Leaflet's 200 ms opacity transition after a tile loads)
+  await expect(async () => {
+    const samples = await samplePackagePixels(page);
+    for (const sample of samples) {
+      expect(sample.tile, JSON.stringify(sample)).not.toBeNull();
+      expect(near(sample.shown, sample.tile ?? LEAFLET_GREY), JSON.stringify(sample)).toBe(true);
+    }
+    expect(samples.filter((sample) => near(sample.shown, zoomColour(19))).length).toBeGreaterThanOrEqual(3);
+  }).toPass({ timeout: 10_000 });
   await expectAccessible(page, 'mapa do projeto na rua offline');
   await screenshot(page, 'tecnico-mapa-base-offline-z19');
   await context.setOffline(false);
