@@ -292,7 +292,9 @@ test.describe('the supervisor map', () => {
     }
     await expect.poll(() => rotulos(tela.map), { timeout: 15_000 }).toEqual(expect.arrayContaining(NOMES_PT));
     expect(await rotulos(tela.map)).not.toContain('Seventh of September Avenue');
-    await expectCores(tela.map, { agua: 5_000, rua: 2_000, terra: 50_000 });
+    // the lake's pixels at zoom 17 vary from run to run (3,520 in one CI run, over 5,000 in others): the check is
+    // that the lake is painted past the package's last zoom, not its area
+    await expectCores(tela.map, { agua: 2_000, rua: 2_000, terra: 50_000 });
     // the package's attribution, as text
     await expect(tela.map.locator('.leaflet-control-attribution')).toContainText('© OpenStreetMap');
 
