@@ -4,7 +4,7 @@ import type { Coluna, Valor } from '@novus/domain/export/columns';
 import { SEPARADORES_DECIMAIS, type SeparadorDecimal } from '@novus/domain/export/decimal';
 import { type FlagFiltro, SEPARADOR_SINALIZACOES } from '@novus/domain/export/revisao';
 import type { Fluxo } from '@novus/domain/flows/keys';
-import { FLOWS } from '@novus/domain/flows/registry';
+import { FLOWS, flowOf } from '@novus/domain/flows/registry';
 import {
   ESTADO_LABELS,
   ESTADOS_REVISAO,
@@ -307,10 +307,8 @@ export function placemarksQuery(
   const comTecnico = [kml.nome, ...colunas.map((coluna) => coluna.valor)].some(
     (valor) => 'registro' in valor && valor.registro === 'tecnico',
   );
-  const fotos = fotosDescription(
-    kml.origin,
-    FLOWS.find((flow) => flow.key === filtro.fluxos[0])?.photoSlots ?? 0,
-  );
+  const [fluxo] = filtro.fluxos;
+  const fotos = fotosDescription(kml.origin, fluxo ? flowOf(fluxo).photoSlots : 0);
   const select = (...more: ((params: unknown[]) => string)[]): Query => {
     const params: unknown[] = [];
     const conditions = [where(filtro, params), ...more.map((condition) => condition(params))];
