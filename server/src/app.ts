@@ -32,7 +32,7 @@ import {
 import { route } from './contract.ts';
 import type { Database } from './db/database.ts';
 import { isDatabaseUnavailable } from './db/errors.ts';
-import { AppError, badRequest, databaseUnavailable, inspectInput } from './errors.ts';
+import { AppError, badRequest, databaseUnavailable, inspectInput, storageFailure } from './errors.ts';
 import { parseFormBody } from './form-body.ts';
 import { docsRoutes, registerOpenapi } from './openapi.ts';
 import { alteracaoRoutes } from './modules/alteracoes/routes.ts';
@@ -277,6 +277,13 @@ function errorHandler(error: FastifyError | AppError, request: FastifyRequest, r
     request.log.warn({ err: error }, 'database unavailable');
     const unavailable = databaseUnavailable();
     reply.status(unavailable.status).header('retry-after', '5').send({ message: unavailable.message });
+    return;
+  }
+  const storage = storageFailure(error);
+  if (storage) {
+    // The disk, not the request: logged for the operator, answered so the device keeps its copy and retries later.
+    request.log.error({ err: error }, 'storage write failed');
+    reply.status(storage.status).header('retry-after', '60').send({ message: storage.message });
     return;
   }
   const status = error.statusCode ?? 500;

@@ -32,6 +32,29 @@ export const tooManyRequests = (message: string) => new AppError(429, message);
 export const databaseUnavailable = () =>
   new AppError(503, 'Banco de dados indisponível. Tente novamente em instantes.');
 
+/** The disk is full (the photo store's or the database's): nothing was stored, and the device keeps what it sent. */
+export const storageFull = () =>
+  new AppError(507, 'Sem espaço no servidor para gravar. Nada foi gravado: tente novamente mais tarde.');
+/** A write or sync failed (an I/O error, a read-only disk): nothing was acknowledged, the same request may succeed later. */
+export const storageFailed = () =>
+  new AppError(
+    503,
+    'O servidor não conseguiu gravar no disco. Nada foi gravado: tente novamente em instantes.',
+  );
+
+/** Error codes of the file system (Node's errno names) and PostgreSQL's disk_full, as the answer they call for. */
+const FULL_CODES = new Set(['ENOSPC', 'EDQUOT', '53100']);
+const FAILED_CODES = new Set(['EIO', 'EROFS', 'EMFILE', 'ENFILE', 'EFBIG']);
+
+/** The 507 or 503 a failed write calls for, or undefined when the error is something else. */
+export function storageFailure(error: unknown): AppError | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return undefined;
+  if (FULL_CODES.has(code)) return storageFull();
+  if (FAILED_CODES.has(code)) return storageFailed();
+  return undefined;
+}
+
 export function validationError(error: z.ZodError): AppError {
   const errors = error.issues.map((issue) => ({ msg: issue.message }));
   return badRequest(errors.map((e) => e.msg).join(' | ') || 'Dados inválidos.', errors);

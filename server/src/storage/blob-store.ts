@@ -7,6 +7,13 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import {
+  FolderSyncs,
+  nodeFileSystem,
+  type StoreFile,
+  type StoreFileSystem,
+  syncFolder,
+} from './durable-files.ts';
 import { ImageCheck } from './image-check.ts';
 import type { PhotoExif } from './photo-exif.ts';
 
@@ -82,9 +89,21 @@ export class ArchiveReadError extends Error {}
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
+/**
+ * Photos in a local folder, `{root}/{ab}/{hash}`, durable before `putImage` resolves: each is written to tmp/,
+ * fsynced, renamed onto its hash and its folder fsynced, so the record's commit that follows never refers to bytes a
+ * power cut can take (DESIGN.md 'Durability contract').
+ */
 export class LocalBlobStore implements BlobStore {
-  constructor(private readonly root: string) {
+  private readonly folderSyncs: FolderSyncs;
+
+  constructor(
+    private readonly root: string,
+    /** The file system calls, in tests a recording of them; Node's own by default. */
+    private readonly files: StoreFileSystem = nodeFileSystem,
+  ) {
     fs.mkdirSync(path.join(root, 'tmp'), { recursive: true });
+    this.folderSyncs = new FolderSyncs(files);
   }
 
   async check(): Promise<void> {
@@ -104,32 +123,53 @@ export class LocalBlobStore implements BlobStore {
   /** The hash-prefix folders known to exist, so an upload does not ask the file system again (issue 22). */
   private readonly folders = new Set<string>();
 
+  /** Files written to tmp/ are fsynced before they are closed. */
+  private readonly sink: FileSink = {
+    open: (file) => this.files.open(file, 'w'),
+    sync: true,
+  };
+
   async putImage(stream: Readable): Promise<StoredBlob> {
     const tmp = path.join(this.root, 'tmp', crypto.randomUUID());
     let moved = false;
     try {
-      const blob = await receiveImage(stream, tmp);
+      const blob = await receiveImage(stream, tmp, this.sink);
       await this.moveInto(tmp, this.pathOf(blob.hash));
       moved = true;
       return blob;
     } finally {
-      if (!moved) await fs.promises.rm(tmp, { force: true });
+      if (!moved) await this.files.rm(tmp);
     }
   }
 
-  /** Renames the finished tmp file onto its name (same bytes, same name: a duplicate lands on the file there). */
+  /**
+   * Renames the finished (synced) tmp file onto its name and syncs the folder, so the name survives a power cut as
+   * the bytes do; a duplicate lands on the file there, same bytes. When the folder's sync fails the file stays under
+   * its name (another request may refer to it) and the error goes up: nothing is acknowledged, and the sweep removes
+   * the file if no record refers to it.
+   */
   private async moveInto(tmp: string, target: string): Promise<void> {
     const folder = path.dirname(target);
     if (!this.folders.has(folder)) {
-      await fs.promises.mkdir(folder, { recursive: true });
+      await this.makeFolder(folder);
       this.folders.add(folder);
     }
-    await fs.promises.rename(tmp, target).catch(async (error: unknown) => {
+    await this.files.rename(tmp, target).catch(async (error: unknown) => {
       // The folder was removed behind our back (an operator, a test): make it again, once.
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      await fs.promises.mkdir(folder, { recursive: true });
-      await fs.promises.rename(tmp, target);
+      await this.makeFolder(folder);
+      await this.files.rename(tmp, target);
     });
+    await this.folderSyncs.sync(folder);
+  }
+
+  /** Makes a folder under the root (and mapas/ for an archive's), its entry synced into the folders above it. */
+  private async makeFolder(folder: string): Promise<void> {
+    await this.files.mkdir(folder);
+    for (let parent = path.dirname(folder); parent.startsWith(this.root); parent = path.dirname(parent)) {
+      await syncFolder(this.files, parent);
+      if (parent === this.root) break;
+    }
   }
 
   async putArchive<R>(
@@ -140,12 +180,12 @@ export class LocalBlobStore implements BlobStore {
     const tmp = path.join(this.root, 'tmp', crypto.randomUUID());
     let moved = false;
     try {
-      const received = await receiveBlob(stream, tmp, check, options);
+      const received = await receiveBlob(stream, tmp, check, options, this.sink);
       await this.moveInto(tmp, this.archivePath(received.hash));
       moved = true;
       return received;
     } finally {
-      if (!moved) await fs.promises.rm(tmp, { force: true });
+      if (!moved) await this.files.rm(tmp);
     }
   }
 
@@ -213,6 +253,15 @@ export async function readAt(
   return new Uint8Array(buffer.buffer, buffer.byteOffset, read);
 }
 
+/** Where receiveBlob writes: the file it opens, and whether its bytes are synced before it is closed. */
+export interface FileSink {
+  open(file: string): Promise<StoreFile>;
+  sync: boolean;
+}
+
+/** A temporary copy that goes elsewhere next (the S3 store's): written, not synced. */
+const UNSYNCED: FileSink = { open: (file) => nodeFileSystem.open(file, 'w'), sync: false };
+
 /** Chunks held before they are written together: a photo of the field (150 KB–1 MB) is one write, not a dozen. */
 const WRITE_BATCH_BYTES = 1024 * 1024;
 
@@ -220,12 +269,18 @@ const WRITE_BATCH_BYTES = 1024 * 1024;
  * Writes a stream to the file tmp, hashing it and checking it is a whole photo (ImageCheck) on the way; rejects
  * with NotAnImageError when it is not. The caller moves the file to where it belongs, and removes tmp.
  */
-export async function receiveImage(stream: Readable, tmp: string): Promise<StoredBlob> {
+export async function receiveImage(stream: Readable, tmp: string, sink?: FileSink): Promise<StoredBlob> {
   const check = new ImageCheck();
-  const { hash, size, checked } = await receiveBlob(stream, tmp, {
-    update: (chunk) => check.update(chunk),
-    finish: () => check.result(),
-  });
+  const { hash, size, checked } = await receiveBlob(
+    stream,
+    tmp,
+    {
+      update: (chunk) => check.update(chunk),
+      finish: () => check.result(),
+    },
+    {},
+    sink,
+  );
   return { hash, size, mediaType: checked.mediaType, ...(checked.exif ? { exif: checked.exif } : {}) };
 }
 
@@ -239,10 +294,11 @@ export async function receiveBlob<R>(
   tmp: string,
   check: BlobCheck<R>,
   { maxBytes = Infinity, keepStream = false }: ReceiveOptions = {},
+  sink: FileSink = UNSYNCED,
 ): Promise<StoredArchive<R>> {
   const hasher = crypto.createHash('sha256');
   let size = 0;
-  const file = await fs.promises.open(tmp, 'w');
+  const file = await sink.open(tmp);
   // A refused request body is left alive (not destroyed with its socket), so the refusal reaches the client.
   const chunks = (keepStream ? stream.iterator({ destroyOnReturn: false }) : stream) as AsyncIterable<Buffer>;
   try {
@@ -268,6 +324,8 @@ export async function receiveBlob<R>(
       if (batched >= WRITE_BATCH_BYTES) await flush();
     }
     await flush();
+    // Synced before it is renamed onto its name: a name must never point at bytes a power cut can take.
+    if (sink.sync) await file.sync();
   } finally {
     await file.close();
   }

@@ -17,9 +17,23 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `server/src/main.ts` and resolves once it listens and printed its banner. */
-export function startServer(name: string, env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+/**
+ * Starts `server/src/main.ts` and resolves once it listens and printed its banner; `wrapper` runs it under another
+ * command (strace, say: `['strace', '-f', '-o', file]`).
+ */
+export function startServer(
+  name: string,
+  env: Record<string, string>,
+  wrapper: string[] = [],
+): Promise<ServerProcess> {
+  const [command = process.execPath, ...args] = [
+    ...wrapper,
+    process.execPath,
+    '--import',
+    'tsx',
+    'server/src/main.ts',
+  ];
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
