@@ -1,12 +1,11 @@
 // One small interface over PostgreSQL (node-postgres) and embedded PGlite, so queries run unchanged on both.
-import fs from 'node:fs';
-import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { postgis } from '@electric-sql/pglite-postgis';
 import type { Readable } from 'node:stream';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import { CopyOut, PIECE_BYTES } from './copy-out.ts';
+import { openDurablePglite } from './pglite-durable.ts';
 
 export interface Queryable {
   /**
@@ -293,19 +292,21 @@ function postgresListener(options: PostgresOptions) {
 }
 
 export interface PgliteOptions {
-  /** Directory where the database persists; undefined keeps it in memory. */
+  /** Directory where the database persists, each commit on disk before it returns; undefined keeps it in memory. */
   dataDir?: string;
   /** A tarball made by dumpDataDir(), to start from a prepared database. */
   loadDataDir?: Blob;
 }
 
 export async function openPglite(options: PgliteOptions): Promise<Database & { dump(): Promise<Blob> }> {
-  if (options.dataDir) fs.mkdirSync(path.resolve(options.dataDir), { recursive: true });
-  const db = await PGlite.create({
-    ...(options.dataDir ? { dataDir: path.resolve(options.dataDir) } : {}),
+  const start = {
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     extensions: { postgis },
-  });
+  };
+  // On disk, commits are synced before they return (pglite-durable.ts); in memory there is no disk to reach, and
+  // the tests' databases start as fast as before.
+  const durable = options.dataDir ? await openDurablePglite(options.dataDir, start) : undefined;
+  const db = durable?.db ?? (await PGlite.create(start));
   return {
     engine: 'pglite',
     async query<Row>(sql: string, params: readonly unknown[] = []) {
@@ -383,7 +384,7 @@ export async function openPglite(options: PgliteOptions): Promise<Database & { d
     async notify(channel: string, payload: string) {
       await db.query('SELECT pg_notify($1, $2)', [channel, payload]);
     },
-    close: () => db.close(),
+    close: () => durable?.close() ?? db.close(),
     dump: () => db.dumpDataDir('gzip'),
   };
 }
