@@ -19,6 +19,30 @@ const ADMIN = { login: 'admin-trace', password: 'senha-do-admin-123' };
 const SENHA = 'senha-de-teste-123';
 const sha256 = (bytes: Buffer) => crypto.createHash('sha256').update(bytes).digest('hex');
 
+/**
+ * strace's lines as whole calls, each where it returned: a call another thread interrupted is printed as
+ * `<pid> name(args <unfinished ...>` and later `<pid> <... name resumed>rest`; the two are joined at the second.
+ */
+function completedCalls(trace: string): string[] {
+  const pending = new Map<string, string>();
+  const calls: string[] = [];
+  for (const line of trace.split('\n')) {
+    const unfinished = /^(\d+)\s+(.*) <unfinished \.\.\.>$/.exec(line);
+    if (unfinished) {
+      pending.set(unfinished[1] ?? '', `${unfinished[1]}  ${unfinished[2]}`);
+      continue;
+    }
+    const resumed = /^(\d+)\s+<\.\.\. \w+ resumed>(.*)$/.exec(line);
+    if (resumed) {
+      calls.push(`${pending.get(resumed[1] ?? '') ?? ''}${resumed[2]}`);
+      pending.delete(resumed[1] ?? '');
+      continue;
+    }
+    calls.push(line);
+  }
+  return calls;
+}
+
 describe.skipIf(process.env.NOVUS_TEST_DB !== 'postgres' || !STRACE)(
   'a real upload under strace: photos on stable storage before the commit, the commit before the 201',
   () => {
@@ -139,7 +163,7 @@ describe.skipIf(process.env.NOVUS_TEST_DB !== 'postgres' || !STRACE)(
       const before = fs.statSync(traceFile).size;
       await created(await call(server, 'POST', '/api/unidade', { cookie: tecnico, multipart: body }));
       await new Promise((resolve) => setTimeout(resolve, 300)); // strace writes its lines as the calls return
-      const lines = fs.readFileSync(traceFile).subarray(before).toString().split('\n');
+      const lines = completedCalls(fs.readFileSync(traceFile).subarray(before).toString());
 
       const store = path.join(dataDir, 'fotos');
       const find = (predicate: (line: string) => boolean, from = 0) => {
