@@ -71,10 +71,12 @@ export interface AppOptions {
   /** Serve HTTPS directly (phones need a secure context for the service worker, GPS and camera). */
   https?: { key: Buffer; cert: Buffer };
   /**
-   * How long a photo no row refers to waits before it is removed (PhotoSweeper): 0 in one process, as tests run;
-   * main.ts waits, as other processes on the same photo store may be about to commit a row referring to it.
+   * How long a photo no row refers to stays after it was stored (PhotoSweeper): 0 in one process, as tests run (a
+   * failed request's photos go as it ends); main.ts gives PHOTO_SWEEP_GRACE_MINUTES, as other processes on the same
+   * photo store may be about to commit a row referring to it, and the store is then swept once the server listens
+   * and every grace period after.
    */
-  photoSweepDelayMs?: number;
+  photoGraceMs?: number;
   /** The basemap packages' limit and URL policy; read from the environment (mapaBaseConfig) when omitted. */
   mapaBase?: MapaBaseConfig;
   /** Called for every route as it is added (the authorization sweep collects the route table with it). */
@@ -192,9 +194,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(auditoriaRoutes, { db, access });
   const live = new PontosLive(db, (error) => app.log.error({ err: error }, 'live notification failed'));
   const sweeper = new PhotoSweeper(db, options.blobs, {
-    delayMs: options.photoSweepDelayMs ?? 0,
+    graceMs: options.photoGraceMs ?? 0,
     onError: (error) => app.log.error({ err: error }, 'photo sweep failed'),
+    onSwept: (report) => app.log.info({ sweep: report }, 'photo store swept'),
   });
+  // In the background once listening (an app only injected into, as tests use, never sweeps by itself).
+  app.addHook('onListen', async () => sweeper.start());
   app.addHook('onClose', async () => sweeper.close());
   await app.register(registroRoutes, { db, access, blobs: options.blobs, live, callers, sweeper });
   await app.register(revisaoRoutes, { db, access, live });

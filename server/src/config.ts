@@ -24,6 +24,11 @@ export interface Config {
   tls: { key: Buffer; cert: Buffer } | undefined;
   /** PHOTO_STORE=s3://bucket/prefix: photos in S3-compatible storage; undefined: the folder DATA_DIR/fotos. */
   photoStore: S3Location | undefined;
+  /**
+   * PHOTO_SWEEP_GRACE_MINUTES (default 60), in ms: how long a photo no record refers to stays after it was stored,
+   * and how often the store is swept (PhotoSweeper); temporary files older than it go too.
+   */
+  photoGraceMs: number;
 }
 
 /** The projects' basemap packages (issue 23). */
@@ -85,7 +90,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tilesDir: env.TILES_DIR ? path.resolve(env.TILES_DIR) : undefined,
     tls: readTls(env.TLS_KEY_FILE, env.TLS_CERT_FILE),
     photoStore: readPhotoStore(env.PHOTO_STORE),
+    photoGraceMs: readPhotoGrace(env.PHOTO_SWEEP_GRACE_MINUTES),
   };
+}
+
+/** An hour: uploads in flight on other processes have long committed (or failed) by then. */
+const PHOTO_GRACE_MINUTES = 60;
+
+function readPhotoGrace(value: string | undefined): number {
+  const raw = value?.trim();
+  const minutes = raw ? Number(raw) : PHOTO_GRACE_MINUTES;
+  if (!Number.isFinite(minutes) || minutes <= 0) {
+    throw new Error(
+      `PHOTO_SWEEP_GRACE_MINUTES inválido: "${raw}". Informe os minutos (maior que zero) que uma foto sem registro espera antes de ser removida.`,
+    );
+  }
+  return minutes * 60 * 1000;
 }
 
 function readTls(keyFile: string | undefined, certFile: string | undefined): Config['tls'] {

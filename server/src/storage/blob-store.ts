@@ -52,6 +52,28 @@ export interface BlobStore {
   removeArchive(hash: string): Promise<void>;
   /** Whether the archives' space holds hash. */
   hasArchive(hash: string): Promise<boolean>;
+  /**
+   * Every photo the store holds, in batches (a folder, a page of keys), with when each was last stored: what the
+   * sweep and `fotos:verificar` walk. The archives' space and the temporary files are never listed.
+   */
+  listPhotos(): AsyncIterable<ListedPhoto[]>;
+  /**
+   * Removes the photo under hash unless it was stored at `before` or later (a request storing it again since it was
+   * listed); true when it removed it. Callers check no row refers to it.
+   */
+  removeIfOlder(hash: string, before: number): Promise<boolean>;
+  /**
+   * Removes the temporary files (uploads a crash cut off) last written before `before`, every one without it: only
+   * where no other process may be writing one (at start, before a cluster forks). How many it removed.
+   */
+  removeTmp(before?: number): Promise<number>;
+}
+
+/** A photo as a store lists it: when it was last stored (ms since the epoch) and its size in bytes. */
+export interface ListedPhoto {
+  hash: string;
+  modifiedAt: number;
+  size: number;
 }
 
 /**
@@ -231,6 +253,80 @@ export class LocalBlobStore implements BlobStore {
     const stat = await fs.promises.stat(this.pathOf(hash)).catch(() => undefined);
     return stat?.mtimeMs;
   }
+
+  /** The `{ab}/` folders in order, a batch of at most LIST_BATCH photos at a time; mapas/ and tmp/ are no such folder. */
+  async *listPhotos(): AsyncIterable<ListedPhoto[]> {
+    const folders = (await fs.promises.readdir(this.root, { withFileTypes: true }))
+      .filter((entry) => entry.isDirectory() && /^[0-9a-f]{2}$/.test(entry.name))
+      .map((entry) => entry.name)
+      .sort();
+    for (const folder of folders) {
+      const names = await fs.promises.readdir(path.join(this.root, folder)).catch(() => []);
+      const hashes = names.filter((name) => SHA256.test(name) && name.startsWith(folder)).sort();
+      for (let start = 0; start < hashes.length; start += LIST_BATCH) {
+        const batch = await Promise.all(
+          hashes.slice(start, start + LIST_BATCH).map(async (hash) => {
+            // Gone since the folder was read (removed meanwhile): not listed.
+            const stat = await fs.promises.stat(this.pathOf(hash)).catch(() => undefined);
+            return stat?.isFile() ? { hash, modifiedAt: stat.mtimeMs, size: stat.size } : undefined;
+          }),
+        );
+        yield batch.filter((photo) => photo !== undefined);
+      }
+    }
+  }
+
+  /**
+   * Moves the file out of its name first (an atomic rename into tmp/), then reads its time: a request that stored
+   * the photo again before the move renamed a new file onto the name, whose time is recent, and gets it back; one
+   * that stores it after the move makes a new file. So a photo being stored again is never lost, however close.
+   */
+  async removeIfOlder(hash: string, before: number): Promise<boolean> {
+    if (!SHA256.test(hash)) return false;
+    const file = this.pathOf(hash);
+    const doomed = path.join(this.root, 'tmp', `sweep-${crypto.randomUUID()}`);
+    try {
+      await this.files.rename(file, doomed);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
+    const stat = await fs.promises.stat(doomed).catch((error: unknown) => {
+      // Removed from tmp/ meanwhile by the sweep of another process (a photo older than the grace): gone either way.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (!stat) return true;
+    if (stat.mtimeMs >= before) {
+      // Synced bytes (a store syncs a file before naming it): back under its name, the name made durable again.
+      await this.files.rename(doomed, file);
+      await this.folderSyncs.sync(path.dirname(file));
+      return false;
+    }
+    await this.files.rm(doomed);
+    return true;
+  }
+
+  async removeTmp(before?: number): Promise<number> {
+    return removeTmpFiles(path.join(this.root, 'tmp'), before);
+  }
+}
+
+/** Photos listed (and asked about) at a time. */
+const LIST_BATCH = 1000;
+
+/** Removes the files of a temporary folder last written before `before` (every one without it); how many. */
+export async function removeTmpFiles(folder: string, before?: number): Promise<number> {
+  const names = await fs.promises.readdir(folder).catch(() => []);
+  let removed = 0;
+  for (const name of names) {
+    const file = path.join(folder, name);
+    const stat = await fs.promises.lstat(file).catch(() => undefined);
+    if (!stat || (before !== undefined && stat.mtimeMs >= before)) continue;
+    await fs.promises.rm(file, { recursive: true, force: true });
+    removed += 1;
+  }
+  return removed;
 }
 
 /** The archives' space in a store: `mapas/{ab}/{hash}` (local folder and S3 keys alike). */

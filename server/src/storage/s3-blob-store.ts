@@ -15,6 +15,7 @@ import {
   GetObjectCommand,
   HeadObjectCommand,
   type HeadObjectCommandOutput,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
   type S3ClientConfig,
@@ -26,9 +27,12 @@ import {
   ArchiveReadError,
   type BlobCheck,
   type BlobStore,
+  type ListedPhoto,
+  LocalBlobStore,
   type ReceiveOptions,
   receiveBlob,
   receiveImage,
+  removeTmpFiles,
   type StoredArchive,
   type StoredBlob,
 } from './blob-store.ts';
@@ -252,6 +256,51 @@ export class S3BlobStore implements BlobStore {
     );
   }
 
+  /** Keys asked for per ListObjectsV2 page (S3 answers at most 1000). */
+  listPageSize = 1000;
+
+  /** The photo keys under the prefix, a page at a time; the archives' keys (`mapas/`) and any other are skipped. */
+  async *listPhotos(): AsyncIterable<ListedPhoto[]> {
+    const { bucket, prefix } = this.location;
+    let token: string | undefined;
+    do {
+      const page = await this.call(() =>
+        this.client.send(
+          new ListObjectsV2Command({
+            Bucket: bucket,
+            ...(prefix ? { Prefix: prefix } : {}),
+            ...(token ? { ContinuationToken: token } : {}),
+            MaxKeys: this.listPageSize,
+          }),
+        ),
+      );
+      const photos: ListedPhoto[] = [];
+      for (const object of page.Contents ?? []) {
+        const found = /^([0-9a-f]{2})\/([0-9a-f]{64})$/.exec((object.Key ?? '').slice(prefix.length));
+        if (!found?.[1] || !found[2]?.startsWith(found[1]) || !object.LastModified) continue;
+        photos.push({ hash: found[2], modifiedAt: object.LastModified.getTime(), size: object.Size ?? 0 });
+      }
+      yield photos;
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  /**
+   * A HEAD, then the DELETE. A photo already in the bucket is not sent again (putImage), so its time does not move
+   * when a request stores it again: here only the grace period and the check of the rows just before protect it.
+   */
+  async removeIfOlder(hash: string, before: number): Promise<boolean> {
+    const head = await this.head(hash);
+    if (!head || (head.LastModified?.getTime() ?? before) >= before) return false;
+    await this.remove(hash);
+    return true;
+  }
+
+  /** The temporary copies this server made on their way to the bucket (tmpDir). */
+  async removeTmp(before?: number): Promise<number> {
+    return removeTmpFiles(this.tmpDir, before);
+  }
+
   /** A store that cannot be reached (down, refused, wrong credentials) is a 503 with a Portuguese message. */
   private async call<T>(run: () => Promise<T>): Promise<T> {
     try {
@@ -261,6 +310,13 @@ export class S3BlobStore implements BlobStore {
       throw new PhotoStoreUnavailableError(error);
     }
   }
+}
+
+/** The photo store a configuration names: PHOTO_STORE's bucket, else the folder DATA_DIR/fotos. */
+export function openPhotoStore(config: { dataDir: string; photoStore: S3Location | undefined }): BlobStore {
+  return config.photoStore
+    ? S3BlobStore.fromLocation(config.photoStore)
+    : new LocalBlobStore(path.join(config.dataDir, 'fotos'));
 }
 
 /** The store could not be reached: a 503 for the client; what went wrong (`reason`) is for the server's log. */

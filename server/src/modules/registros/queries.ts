@@ -364,14 +364,76 @@ export async function insertFotos(tx: Queryable, registro: string, fotos: NewFot
   );
 }
 
-/** The photo hashes among these that some record refers to. */
+/** The photo hashes among these that some record refers to: a photo row, or an earlier revision's (issue 24). */
 export async function referencedHashes(db: Queryable, hashes: string[]): Promise<Set<string>> {
   if (hashes.length === 0) return new Set();
   const rows = await db.query<{ hash: string }>(
     'SELECT DISTINCT hash FROM fotos WHERE hash = ANY($1::text[])',
     [hashes],
   );
-  return new Set(rows.map((row) => row.hash));
+  const referenced = new Set(rows.map((row) => row.hash));
+  // Revisions are asked only about the rest, usually few: no index reaches into their jsonb.
+  const rest = hashes.filter((hash) => !referenced.has(hash));
+  if (rest.length === 0) return referenced;
+  const revised = await db.query<{ hash: string }>(
+    `SELECT DISTINCT f->>'hash' AS hash FROM registro_versoes v, jsonb_array_elements(v.fotos) f
+     WHERE f->>'hash' = ANY($1::text[])`,
+    [rest],
+  );
+  for (const row of revised) referenced.add(row.hash);
+  return referenced;
+}
+
+/** What records refer to: the hashes of photo rows and of earlier revisions' photos, `limit` after `after` in order. */
+export async function referencedHashesAfter(db: Queryable, after: string, limit: number): Promise<string[]> {
+  const rows = await db.query<{ hash: string }>(
+    `SELECT hash FROM (
+       (SELECT DISTINCT hash FROM fotos WHERE hash > $1 ORDER BY hash LIMIT $2)
+       UNION
+       (SELECT DISTINCT f->>'hash' FROM registro_versoes v, jsonb_array_elements(v.fotos) f
+        WHERE f->>'hash' > $1 ORDER BY 1 LIMIT $2)
+     ) h ORDER BY hash LIMIT $2`,
+    [after, limit],
+  );
+  return rows.map((row) => row.hash);
+}
+
+/** How many different photos records refer to (referencedHashesAfter's whole list). */
+export async function countReferencedHashes(db: Queryable): Promise<number> {
+  const rows = await db.query<{ n: number | string }>(
+    `SELECT count(*) AS n FROM (
+       SELECT hash FROM fotos
+       UNION
+       SELECT f->>'hash' FROM registro_versoes v, jsonb_array_elements(v.fotos) f
+     ) h`,
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** A record's photo slot that holds a photo: of its current revision (`versao` null) or of an earlier one. */
+export interface FotoDeRegistro {
+  hash: string;
+  registro: string;
+  fluxo: string;
+  projeto: string;
+  slot: number;
+  versao: number | null;
+}
+
+/** The records' photo slots, current and of earlier revisions, that hold one of these photos. */
+export async function fotosDeRegistros(db: Queryable, hashes: string[]): Promise<FotoDeRegistro[]> {
+  if (hashes.length === 0) return [];
+  return db.query<FotoDeRegistro>(
+    `SELECT f.hash, r.id AS registro, r.fluxo, r.projeto, f.slot::int AS slot, NULL::int AS versao
+     FROM fotos f JOIN registros r ON r.id = f.registro WHERE f.hash = ANY($1::text[])
+     UNION ALL
+     SELECT f.hash, r.id, r.fluxo, r.projeto, f.slot, v.versao
+     FROM registro_versoes v JOIN registros r ON r.id = v.registro,
+       jsonb_to_recordset(v.fotos) AS f(slot int, hash text)
+     WHERE f.hash = ANY($1::text[])
+     ORDER BY registro, versao NULLS LAST, slot`,
+    [hashes],
+  );
 }
 
 /** One stored photo row of each of these hashes: the bytes' size and media type, the same for every row of a hash. */

@@ -3,7 +3,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
 import { z } from '@novus/domain/zod';
-import type { Queryable } from '../../db/database.ts';
+import type { Database, Queryable } from '../../db/database.ts';
 import { badRequest, conflict, parseInput, tooLarge, unsupportedMedia } from '../../errors.ts';
 import { type BlobStore, NotAnImageError, type StoredBlob } from '../../storage/blob-store.ts';
 import { findFotos, type NewFoto, referencedHashes } from './queries.ts';
@@ -219,25 +219,63 @@ async function addHeld<Admitted>(
   }
 }
 
+/** What one sweep of the photo store found and did. */
+export interface SweepReport {
+  /** Photos the store listed. */
+  listed: number;
+  /** Photos no record refers to, stored before the grace period, removed; and their bytes. */
+  removed: number;
+  removedBytes: number;
+  /** Removals that failed (each told to onError). */
+  failed: number;
+  /** Temporary files (uploads a crash cut off) older than the grace period, removed. */
+  tmp: number;
+  /** How long the sweep took. */
+  ms: number;
+}
+
+export interface PhotoSweeperOptions {
+  /**
+   * How long a photo no row refers to stays after it was last stored: a request of another process (a cluster's
+   * workers, servers on one store) that stored it may be about to commit a row referring to it. 0 (one process, as
+   * tests run): a request's photos go as it ends, and sweeps run only when asked.
+   */
+  graceMs?: number;
+  /** Between the end of a sweep and the next one; the grace period by default. */
+  periodMs?: number;
+  /** The time (ms since the epoch), moved by tests. */
+  clock?: () => number;
+  onError?: (error: unknown) => void;
+  onSwept?: (report: SweepReport) => void;
+}
+
+/** Any constant the servers agree on (an int4, beside the schema's hash): 'foto' in ASCII. */
+export const SWEEP_LOCK = 0x666f746f;
+
 /**
- * Removes photo files that requests stored but no `fotos` row refers to once they end (a failed request, a
- * replay whose photos were already there). A file another request in flight has stored is left alone: identical
- * photos share one file, and that request may be about to commit a row referring to it.
- *
- * This process knows its own requests in flight; another process's (a cluster's workers, servers behind a load
- * balancer) it cannot. With `delayMs` the removal waits that long and then leaves a file alone if a row refers to
- * it by then or if it was stored again since the request ended (a store renames a new file onto it, so its
- * modification time moves on): a request of another process that stored it has had `delayMs` to commit.
+ * Keeps the photo store to what records refer to. A request's photos are counted as in flight while it runs, and a
+ * photo a request of this process holds is never removed: identical photos share one file, and that request may be
+ * about to commit a row referring to it. Another process's requests it cannot know, so with a grace period nothing
+ * goes as a request ends: the store is swept at start and then periodically (`start`), and a photo no row refers to
+ * goes once it was last stored longer ago than the grace period (a store renames a new file onto the name, so
+ * storing it again makes it young again). That survives restarts, as no timer in memory did. The temporary files
+ * older than the grace period go in the same sweep.
  */
 export class PhotoSweeper {
   private readonly inFlight = new Map<string, number>();
-  private readonly later = new Set<NodeJS.Timeout>();
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private closed = false;
 
   constructor(
-    private readonly db: Queryable,
+    private readonly db: Database,
     private readonly blobs: BlobStore,
-    private readonly options: { delayMs?: number; onError?: (error: unknown) => void } = {},
+    private readonly options: PhotoSweeperOptions = {},
   ) {}
+
+  private get graceMs(): number {
+    return this.options.graceMs ?? 0;
+  }
 
   /**
    * The photos of one request: `stored` as they are written, `referenced` once a committed row refers to every
@@ -260,42 +298,95 @@ export class PhotoSweeper {
           if (count > 0) this.inFlight.set(hash, count);
           else this.inFlight.delete(hash);
         }
-        if (allReferenced) return;
+        // With a grace period the next sweep removes what no row refers to once it is old enough.
+        if (allReferenced || this.graceMs > 0) return;
         const free = [...new Set(hashes)].filter((hash) => !this.inFlight.has(hash));
         if (free.length === 0) return;
-        const { delayMs = 0 } = this.options;
-        if (delayMs === 0) {
-          await this.remove(free, undefined);
-          return;
+        const referenced = await referencedHashes(this.db, free);
+        for (const hash of free) {
+          if (!referenced.has(hash) && !this.inFlight.has(hash)) await this.blobs.remove(hash);
         }
-        const ended = Date.now();
-        const timer = setTimeout(() => {
-          this.later.delete(timer);
-          this.remove(free, ended).catch((error: unknown) => this.options.onError?.(error));
-        }, delayMs);
-        timer.unref();
-        this.later.add(timer);
       },
     };
   }
 
-  /** Drops the removals still waiting (the server is closing): those files stay, unreferenced. */
-  close(): void {
-    for (const timer of this.later) clearTimeout(timer);
-    this.later.clear();
+  /** Sweeps now in the background, then `periodMs` after each sweep ends; nothing without a grace period. */
+  start(): void {
+    if (this.graceMs === 0 || this.closed || this.timer || this.running) return;
+    const period = this.options.periodMs ?? this.graceMs;
+    const run = () => {
+      this.timer = undefined;
+      this.running = this.sweep()
+        .then(
+          (report) => {
+            if (report) this.options.onSwept?.(report);
+          },
+          (error: unknown) => this.options.onError?.(error),
+        )
+        .finally(() => {
+          this.running = undefined;
+          if (this.closed) return;
+          this.timer = setTimeout(run, period);
+          this.timer.unref();
+        });
+    };
+    run();
   }
 
-  /** Removes those of `hashes` no row refers to, nobody here holds, and (with `ended`) nobody stored since. */
-  private async remove(hashes: string[], ended: number | undefined): Promise<void> {
-    const candidates = hashes.filter((hash) => !this.inFlight.has(hash));
-    const referenced = await referencedHashes(this.db, candidates);
-    for (const hash of candidates) {
-      if (referenced.has(hash) || this.inFlight.has(hash)) continue;
-      if (ended !== undefined) {
-        const modified = await this.blobs.modifiedAt?.(hash);
-        if (modified !== undefined && modified >= ended) continue;
+  /** Stops the sweeps (the server is closing): the one running stops after the batch it is on. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  /**
+   * One sweep of the whole store; undefined when another process is sweeping it. On PostgreSQL one process at a
+   * time, across a cluster and several servers: it holds a transaction-level advisory lock for the sweep (a session
+   * lock would stay with a pooled connection), one per schema, which is one per installation. PGlite is one
+   * process, and a transaction there would hold its one connection for the whole sweep: no lock.
+   */
+  async sweep(): Promise<SweepReport | undefined> {
+    if (this.db.engine === 'pglite') return this.sweepWith(this.db);
+    return this.db.transaction(async (tx) => {
+      const [lock] = await tx.query<{ taken: boolean }>(
+        'SELECT pg_try_advisory_xact_lock($1, hashtext(current_schema())) AS taken',
+        [SWEEP_LOCK],
+      );
+      return lock?.taken ? this.sweepWith(tx) : undefined;
+    });
+  }
+
+  private async sweepWith(db: Queryable): Promise<SweepReport> {
+    const started = performance.now();
+    const before = (this.options.clock ?? Date.now)() - this.graceMs;
+    const report: SweepReport = { listed: 0, removed: 0, removedBytes: 0, failed: 0, tmp: 0, ms: 0 };
+    for await (const batch of this.blobs.listPhotos()) {
+      if (this.closed) break;
+      report.listed += batch.length;
+      const old = batch.filter((photo) => photo.modifiedAt < before && !this.inFlight.has(photo.hash));
+      // Asked just before the removals, batch by batch: a row committed since the listing keeps its photo.
+      const referenced = await referencedHashes(
+        db,
+        old.map((photo) => photo.hash),
+      );
+      for (const photo of old) {
+        if (referenced.has(photo.hash) || this.inFlight.has(photo.hash)) continue;
+        // One file that cannot be removed (its permissions, say) is told and the sweep goes on.
+        const removed = await this.blobs.removeIfOlder(photo.hash, before).catch((error: unknown) => {
+          report.failed += 1;
+          this.options.onError?.(error);
+          return false;
+        });
+        if (removed) {
+          report.removed += 1;
+          report.removedBytes += photo.size;
+        }
       }
-      await this.blobs.remove(hash);
     }
+    if (!this.closed) report.tmp = await this.blobs.removeTmp(before);
+    report.ms = Math.round(performance.now() - started);
+    return report;
   }
 }
