@@ -66,6 +66,8 @@ interface Objects {
   usuario: string;
   /** A unit collected in Zona Centro, with one photo (slot 0). */
   registro: string;
+  /** That photo's bytes. */
+  foto: Buffer;
 }
 
 /** What the entries need besides a client's objects, made once by the seeding. */
@@ -96,12 +98,10 @@ const envelope = (o: Objects) => ({
   dataHora: DATA_HORA,
 });
 /** A record upload as the app sends it, with one photo. */
-const upload = (flow: FlowDefinition, fields: Record<string, string>): Call => ({
+const upload = (flow: FlowDefinition, fields: Record<string, string>, foto = fakeJpeg()): Call => ({
   method: 'POST',
   url: `/api/${flow.apiPath}`,
-  body: multipart(fields, [
-    { field: 'fotos', filename: '0.jpg', contentType: 'image/jpeg', data: fakeJpeg() },
-  ]),
+  body: multipart(fields, [{ field: 'fotos', filename: '0.jpg', contentType: 'image/jpeg', data: foto }]),
 });
 const projetoForm = (o: Objects, nome = o.projetoNome) => ({
   nome,
@@ -481,6 +481,41 @@ const TABLE: Record<string, Entry> = {
     call: (o) => ({ method: 'GET', url: `/api/registro/${o.registro}` }),
     expect: registroReaders(),
   },
+  // Issue 39: the back office deletes a record, remembered (the administrador a spare unit of the client's).
+  'DELETE /api/registro/:id': {
+    call: async (o, caller, world) => {
+      if (caller !== 'administrador') return { method: 'DELETE', url: `/api/registro/${o.registro}` };
+      const spare = await adminSend(world, upload(UNIDADE, { ...envelope(o), ...sdu }));
+      return { method: 'DELETE', url: `/api/registro/${spare._id}` };
+    },
+    expect: both(adminOnly(200)),
+  },
+  // What the phone kept the server lacks: asked by those who may upload (they hear only of their own records).
+  'POST /api/registros/conferir': {
+    call: (o) => ({
+      method: 'POST',
+      url: '/api/registros/conferir',
+      json: {
+        registros: [
+          { id: o.registro, fluxo: 'hc', fotos: [crypto.createHash('sha256').update(o.foto).digest('hex')] },
+        ],
+      },
+    }),
+    expect: both([401, 200, 200, 403, 403, 200, 403, 403]),
+  },
+  // A held record's lost photo files given back: its own technician (A's unit was sent by the tecnico, B's by the
+  // administrador) and administradores.
+  'POST /api/registros/:id/fotos': {
+    call: (o) => ({
+      method: 'POST',
+      url: `/api/registros/${o.registro}/fotos`,
+      body: multipart({}, [{ field: 'fotos', filename: '0.jpg', contentType: 'image/jpeg', data: o.foto }]),
+    }),
+    expect: {
+      A: [401, 200, 403, 403, 403, 200, 403, 403],
+      B: [401, 403, 403, 403, 403, 200, 403, 403],
+    },
+  },
   'GET /api/fotos/:registro/:slot': {
     call: (o) => ({ method: 'GET', url: `/api/fotos/${o.registro}/0` }),
     // The review (issue 24) shows photos to the interpretador and externo of Interpres projects (A's).
@@ -639,6 +674,7 @@ describe('authorization of every route', () => {
       zona: '',
       usuario: '',
       registro: '',
+      foto: Buffer.alloc(0),
     };
     const projeto = await adminSend<{ _id: string; zonas: { _id: string; label: string }[] }>(world, {
       method: 'POST',
@@ -654,9 +690,11 @@ describe('authorization of every route', () => {
 
   /** A unit in Zona Centro of the client's project, with one photo. */
   async function seedRegistro(o: Objects, cookie: string | undefined): Promise<void> {
-    const response = await send(world.app, upload(UNIDADE, { ...envelope(o), ...sdu }), cookie);
+    const foto = fakeJpeg();
+    const response = await send(world.app, upload(UNIDADE, { ...envelope(o), ...sdu }, foto), cookie);
     if (response.statusCode !== 201) throw new Error(`seed upload: ${response.body}`);
     o.registro = parsed<{ _id: string }>(response)._id;
+    o.foto = foto;
   }
 
   async function makeCaller(

@@ -2,9 +2,10 @@
 // protocol'): each flow's endpoints are declared from its registry entry, plus the few that serve any flow.
 import { daySchema } from '../export/periodo.ts';
 import { type FlowDefinition, uploadEnvelopeSchema } from '../flows/flow.ts';
+import { FLUXOS } from '../flows/keys.ts';
 import { ESTADOS_REVISAO, FLAG_CODIGOS } from '../revisao.ts';
 import { z } from '../zod.ts';
-import { endpoint, uuid, uuidParam } from './contract.ts';
+import { deletedAnswer, endpoint, uuid, uuidParam } from './contract.ts';
 
 /** A photo's content hash, as the device names a photo the server already holds. */
 export const SHA256_HEX = /^[0-9a-f]{64}$/;
@@ -227,6 +228,112 @@ export const getRegistro = endpoint({
           'possuiColeta nas listas).',
       ),
   },
+});
+
+/**
+ * Issue 39: the back office deletes a record (its photos rows, flags, revisions and competing collections with it);
+ * the server remembers the deletion, so the phones that still keep the record do not send it back.
+ */
+export const deleteRegistro = endpoint({
+  method: 'DELETE',
+  path: '/api/registro/:id',
+  tag: 'registros',
+  summary: 'Exclui um registro; o servidor lembra a exclusão, e os aparelhos não o reenviam.',
+  allow: ['administrador'],
+  params: registroParams,
+  ok: { status: 200, description: 'Excluído.', answer: deletedAnswer },
+});
+
+/**
+ * What the server says of a record a phone kept after sending it (issue 39, DESIGN.md 'Sync protocol'): held; lacking
+ * (a restored backup: the phone sends it again); deleted on purpose in the back office (the phone lets it go); or
+ * someone else's (the phone sends nothing, and learns nothing more of it).
+ */
+export const ESTADOS_CONFERIDOS = ['guardado', 'faltando', 'excluido', 'alheio'] as const;
+export type EstadoConferido = (typeof ESTADOS_CONFERIDOS)[number];
+
+export const MAX_CONFERIR = 500;
+const MAX_FOTOS_CONFERIR = 50;
+const lowerUuid = (message: string) => z.uuid({ error: message }).transform((value) => value.toLowerCase());
+
+export const conferirSchema = z.object(
+  {
+    registros: z
+      .array(
+        z.object(
+          {
+            id: lowerUuid('Identificador do registro inválido.'),
+            fluxo: z.enum(FLUXOS, { error: 'Fluxo inválido.' }),
+            coleta: lowerUuid('Identificador da coleta inválido.')
+              .optional()
+              .describe('O coletaId do envio, quando ele o levou (a coleta de um ponto pré-carregado).'),
+            fotos: z
+              .array(
+                z.string({ error: 'Hash de foto inválido.' }).regex(SHA256_HEX, 'Hash de foto inválido.'),
+                {
+                  error: 'Envie a lista fotos de cada registro.',
+                },
+              )
+              .max(MAX_FOTOS_CONFERIR, `Informe no máximo ${MAX_FOTOS_CONFERIR} fotos por registro.`)
+              .default([])
+              .describe('Os hashes SHA-256 das fotos que o aparelho guarda deste registro.'),
+          },
+          { error: 'Cada registro deve ter id, fluxo e fotos.' },
+        ),
+        { error: 'Envie a lista registros.' },
+      )
+      .max(MAX_CONFERIR, `Pergunte por no máximo ${MAX_CONFERIR} registros de cada vez.`),
+  },
+  { error: 'Envie a lista registros.' },
+);
+
+export const conferirRegistros = endpoint({
+  method: 'POST',
+  path: '/api/registros/conferir',
+  tag: 'registros',
+  summary: 'Quais dos registros que o aparelho enviou (e guarda) o servidor não tem, ou excluiu.',
+  description:
+    '`guardado`: o servidor tem o registro (`fotosFaltando`: as fotos dele cujos arquivos perdeu, a devolver por ' +
+    'POST /api/registros/{id}/fotos); `faltando`: não tem, reenvie-o; `excluido`: excluído no back office, não o ' +
+    'reenvie; `alheio`: de outro técnico, não o reenvie. Um ponto está guardado quando a coleta de quem pergunta está.',
+  allow: senders,
+  body: conferirSchema,
+  ok: {
+    status: 200,
+    description: 'O estado de cada registro, na ordem perguntada.',
+    answer: z.object({
+      registros: z.array(
+        z.object({
+          id: uuid,
+          estado: z.enum(ESTADOS_CONFERIDOS),
+          fotosFaltando: z
+            .array(z.string())
+            .describe('Dos hashes informados, os das fotos do registro cujos arquivos o servidor não tem.'),
+        }),
+      ),
+    }),
+  },
+});
+
+/** Issue 39: the bytes of a held record's photos, given back by the phone that sent them (a lost photo file). */
+export const restaurarFotos = endpoint({
+  method: 'POST',
+  path: '/api/registros/:id/fotos',
+  tag: 'registros',
+  summary: 'Devolve ao servidor os arquivos perdidos das fotos de um registro que ele guarda.',
+  description:
+    'Fotos como partes de arquivo no campo fotos, cada uma com o nome da sua posição (0.jpg); cada uma deve ser a ' +
+    'foto guardada nessa posição (o mesmo SHA-256), ou nada é guardado (409). Só o técnico do registro ou um ' +
+    'administrador.',
+  allow: senders,
+  params: registroParams,
+  consumes: ['multipart/form-data'],
+  ok: {
+    status: 200,
+    description: 'As posições das fotos restauradas.',
+    answer: z.object({ restauradas: z.array(z.number().int()) }),
+  },
+  errors: [409, 413, 415],
 });
 
 export const getFoto = endpoint({

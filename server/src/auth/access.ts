@@ -149,6 +149,13 @@ export const policies = {
         ((registro.zona !== null && actor.zonas.includes(registro.zona)) || registro.tecnico === actor.id))
     );
   },
+  /**
+   * What the phone that sent a record may do with it after (issue 39: hear of it, give back its photos): its
+   * technician's, or an administrador's. The zone's other technicians read it, but it is not theirs to restore.
+   */
+  ownRegistro(actor: Actor, registro: { tecnico: string | null }): boolean {
+    return has(actor, 'administrador') || (has(actor, 'tecnico') && registro.tecnico === actor.id);
+  },
   readZona(actor: Actor, zona: { id: string; cliente: string }): boolean {
     return (
       has(actor, 'administrador') ||

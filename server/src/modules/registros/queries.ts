@@ -582,3 +582,97 @@ export async function findProjeto(
     )
   )[0];
 }
+
+/** What the back office's deletion of a record reads of it, locked until its transaction ends (issue 39). */
+export interface RegistroExcluivel {
+  id: string;
+  fluxo: Fluxo;
+  projeto: string;
+  projeto_nome: string;
+  tecnico: string | null;
+  tecnico_nome: string | null;
+  data_hora: Date | null;
+  /** Its competing collections, which go with it. */
+  coletas: number;
+}
+
+export async function lockRegistroExcluivel(
+  tx: Queryable,
+  id: string,
+): Promise<RegistroExcluivel | undefined> {
+  return (
+    await tx.query<RegistroExcluivel>(
+      `SELECT r.id, r.fluxo, r.projeto, p.nome AS projeto_nome, r.tecnico, ${userName('u')} AS tecnico_nome,
+         r.data_hora, (SELECT count(*)::int FROM registros c WHERE c.conflito_de = r.id) AS coletas
+       FROM registros r JOIN projetos p ON p.id = r.projeto LEFT JOIN usuarios u ON u.id = r.tecnico
+       WHERE r.id = $1 FOR UPDATE OF r`,
+      [id],
+    )
+  )[0];
+}
+
+/**
+ * Deletes a record and remembers it (registros_excluidos), with its competing collections, whose ids the phones that
+ * sent them keep too. Its photo rows, revisions and review history go by cascade; the photo files stay until the
+ * sweep finds no row refers to them.
+ */
+export async function excluirRegistro(tx: Queryable, id: string, por: string): Promise<void> {
+  await tx.query(
+    `INSERT INTO registros_excluidos (id, fluxo, projeto, tecnico, excluido_por)
+     SELECT id, fluxo, projeto, tecnico, $2 FROM registros WHERE id = $1 OR conflito_de = $1
+     ON CONFLICT (id) DO NOTHING`,
+    [id, por],
+  );
+  await tx.query('DELETE FROM registros WHERE id = $1', [id]);
+}
+
+/** A stored record or competing collection as the phones' question about what they sent reads it (issue 39). */
+export interface RegistroConferido {
+  id: string;
+  fluxo: Fluxo;
+  tecnico: string | null;
+  coletado: boolean;
+  coleta: string | null;
+  conflito_de: string | null;
+  cliente: string;
+  zona: string | null;
+  disponivel_interpres: boolean;
+  /** Its photos' hashes. */
+  hashes: string[];
+}
+
+/** The records of these ids and the competing collections of these points. */
+export async function findRegistrosConferidos(db: Queryable, ids: string[]): Promise<RegistroConferido[]> {
+  if (ids.length === 0) return [];
+  return db.query<RegistroConferido>(
+    `SELECT r.id, r.fluxo, r.tecnico, r.coletado, r.coleta, r.conflito_de, p.cliente, r.zona, p.disponivel_interpres,
+       ARRAY(SELECT f.hash FROM fotos f WHERE f.registro = r.id) AS hashes
+     FROM registros r JOIN projetos p ON p.id = r.projeto
+     WHERE r.id = ANY($1::uuid[]) OR r.conflito_de = ANY($1::uuid[])`,
+    [ids],
+  );
+}
+
+export interface RegistroExcluido {
+  id: string;
+  fluxo: string;
+  tecnico: string | null;
+}
+
+/** The deletions remembered of these ids. */
+export async function findRegistrosExcluidos(db: Queryable, ids: string[]): Promise<RegistroExcluido[]> {
+  if (ids.length === 0) return [];
+  return db.query<RegistroExcluido>(
+    'SELECT id, fluxo, tecnico FROM registros_excluidos WHERE id = ANY($1::uuid[])',
+    [ids],
+  );
+}
+
+/** A record's photo rows by slot: what a restored photo's bytes must hash to. */
+export async function fotosDoRegistro(db: Queryable, registro: string): Promise<Map<number, string>> {
+  const rows = await db.query<{ slot: number; hash: string }>(
+    'SELECT slot::int AS slot, hash FROM fotos WHERE registro = $1',
+    [registro],
+  );
+  return new Map(rows.map((row) => [row.slot, row.hash]));
+}

@@ -1,7 +1,10 @@
 // The routes of every flow in the registry (DESIGN.md 'The flow registry' and 'Sync protocol'): POST /api/{flow}
 // (multipart, photos under 'fotos'), GET /api/{flow}/getByZona?id= when the flow has it, the back office's list by
 // project when the flow declares one, GET /api/{flow}/{id}/fotos, and the photo bytes at /api/fotos/{registro}/{slot};
-// POST /api/fotos/existem answers a syncing device which of its photos the server already holds.
+// POST /api/fotos/existem answers a syncing device which of its photos the server already holds. Issue 39: the back
+// office deletes a record (DELETE /api/registro/{id}, remembered), a phone asks which of the records it kept the
+// server lacks (POST /api/registros/conferir) and gives back the lost files of a held record's photos
+// (POST /api/registros/{id}/fotos).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as api from '@novus/domain/api/registros';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
@@ -15,10 +18,14 @@ import type { Database } from '../../db/database.ts';
 import { badRequest, conflict, notFound, parseInput } from '../../errors.ts';
 import type { PontosLive } from '../../live/pontos.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
+import { recordAuditoria } from '../auditoria/queries.ts';
 import { qualidadeDe, sinalizacoesLigadas } from '../revisao/flags.ts';
 import { saveColeta } from './coleta.ts';
+import { conferir } from './conferir.ts';
 import {
+  excluirRegistro,
   findProjeto,
+  fotosDoRegistro,
   getFoto,
   getFotoDaVersao,
   getProjetoZonas,
@@ -28,9 +35,10 @@ import {
   listRegistrosByPeriodo,
   listRegistrosByProjeto,
   listRegistrosByZona,
+  lockRegistroExcluivel,
   type RegistroRow,
 } from './queries.ts';
-import { heldPhotos, type PhotoSweeper, readUpload } from './upload.ts';
+import { heldPhotos, type PhotoSweeper, readPhotos, readUpload } from './upload.ts';
 
 /**
  * The photos' URLs. A corrected record's photos may change under the same slot: its URLs name the revision
@@ -157,6 +165,30 @@ export async function registroRoutes(
     });
   }
 
+  /**
+   * A record a phone sent again because the server lacked it (issue 39: a restored backup), told to the operator:
+   * in the log and in the audit. Written just after the record's own statement: a crash between the two loses the
+   * entry, never the record.
+   */
+  async function reenviado(request: FastifyRequest, actor: Actor, row: RegistroRow) {
+    const registro = { registro: row.id, fluxo: row.fluxo, projeto: row.projeto, tecnico: actor.id };
+    request.log.info(registro, 'registro reenviado');
+    await recordAuditoria(db, {
+      usuario: actor.id,
+      entidade: 'registro',
+      entidadeId: row.id,
+      acao: 'criar',
+      antes: null,
+      depois: {
+        reenvio: true,
+        fluxo: row.fluxo,
+        projeto: row.projeto_nome,
+        tecnico: row.tecnico_nome,
+        dataHora: row.data_hora?.toISOString() ?? null,
+      },
+    });
+  }
+
   async function readable(request: FastifyRequest, id: string): Promise<RegistroRow> {
     const row = await getRegistro(db, id);
     if (!row) throw notFound('Registro não encontrado.');
@@ -221,6 +253,9 @@ export async function registroRoutes(
         if (written) photos.referenced();
         const row = written ?? (await getRegistro(db, outcome.id));
         if (!row) throw notFound('Registro não encontrado.');
+        if (upload.reenvio && (outcome.kind === 'created' || outcome.kind === 'collected')) {
+          await reenviado(request, actor, row);
+        }
         // The answer always carries the id the device sent, which is how it knows this upload is stored.
         const [json] = written ? [registroJson(flow, written)] : await recordsJson(flow, [row]);
         if (outcome.kind !== 'replay') {
@@ -313,6 +348,62 @@ export async function registroRoutes(
     const [json] = await recordsJson(flowOf(row.fluxo), [row]);
     if (!json) throw notFound('Registro não encontrado.');
     return json;
+  });
+
+  // The back office deletes a record, remembered so the phones that kept it do not send it back (issue 39).
+  route(app, access, api.deleteRegistro, async ({ params, request }) => {
+    const actor = access.actor(request);
+    await db.transaction(async (tx) => {
+      const registro = await lockRegistroExcluivel(tx, params.id);
+      if (!registro) throw notFound('Registro não encontrado.');
+      await excluirRegistro(tx, registro.id, actor.id);
+      await recordAuditoria(tx, {
+        usuario: actor.id,
+        entidade: 'registro',
+        entidadeId: registro.id,
+        acao: 'excluir',
+        antes: {
+          fluxo: registro.fluxo,
+          projeto: registro.projeto_nome,
+          tecnico: registro.tecnico_nome,
+          dataHora: registro.data_hora?.toISOString() ?? null,
+          ...(registro.coletas > 0 ? { coletasConcorrentes: registro.coletas } : {}),
+        },
+        depois: null,
+      });
+    });
+    return { _id: params.id };
+  });
+
+  // What of the records a phone kept after sending them the server lacks (issue 39).
+  route(app, access, api.conferirRegistros, async ({ body, request }) => ({
+    registros: await conferir(db, blobs, access.actor(request), body.registros),
+  }));
+
+  // The lost files of a held record's photos, given back by the phone that sent them: each must be the photo stored
+  // in its slot (its SHA-256), or the request is refused and the bytes it stored go with the sweep.
+  route(app, access, api.restaurarFotos, async ({ params, request }) => {
+    const row = await getRegistro(db, params.id);
+    if (!row) throw notFound('Registro não encontrado.');
+    ensure(policies.ownRegistro(access.actor(request), row));
+    const hashes = await fotosDoRegistro(db, row.id);
+    const photos = sweeper.request();
+    try {
+      const restauradas = await readPhotos(request, blobs, new Set(hashes.keys()), {
+        stored: photos.stored,
+        check: (slot, blob) => {
+          if (blob.hash !== hashes.get(slot)) {
+            throw conflict(
+              `A foto enviada para a posição ${slot} não é a que o servidor guarda nesse registro.`,
+            );
+          }
+        },
+      });
+      photos.referenced();
+      return { restauradas };
+    } finally {
+      await photos.sweep().catch((error: unknown) => request.log.error({ err: error }, 'photo sweep failed'));
+    }
   });
 
   route(app, access, api.getFoto, async ({ params, query, request, reply }) => {

@@ -1,5 +1,6 @@
 // Reading an upload's multipart body: its fields first, then its photos, whose bytes are stored only after the
 // caller was admitted to the project; and removing the stored photos that no record ended up referring to.
+import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
 import { z } from '@novus/domain/zod';
@@ -21,6 +22,11 @@ const MAX_FIELD_BYTES = 64 * 1024;
 export const FOTOS_NO_SERVIDOR = 'fotosNoServidor';
 /** The SHA-256 of each photo's camera original, by slot, when the device stamped a copy (issue 26). */
 export const FOTOS_ORIGINAIS = 'fotosOriginais';
+/**
+ * '1' when the phone sends again a record the server said it lacked (issue 39: a restored backup): the upload is
+ * stored as any other, and the server audits and logs it.
+ */
+export const REENVIO = 'reenvio';
 
 export const SHA256_HEX = /^[0-9a-f]{64}$/;
 
@@ -40,6 +46,8 @@ export interface Upload<Admitted> {
   /** What `admit` answered once the fields were read. */
   admitted: Admitted;
   fotos: NewFoto[];
+  /** The phone said it sends again a record the server lacked (REENVIO). */
+  reenvio: boolean;
 }
 
 export interface UploadHandlers<Admitted> {
@@ -66,12 +74,24 @@ export async function heldPhotos(
   if (wanted.length === 0) return new Map();
   const held = new Map<string, HeldPhoto>();
   for (const row of await findFotos(db, wanted)) {
-    const stream = await blobs.open(row.hash);
-    if (!stream) continue;
-    stream.destroy();
-    held.set(row.hash, { size: Number(row.size), mediaType: row.media_type });
+    if (await inStore(blobs, row.hash))
+      held.set(row.hash, { size: Number(row.size), mediaType: row.media_type });
   }
   return held;
+}
+
+/** Whether the store has the bytes of a photo (opened and closed unread). */
+async function inStore(blobs: BlobStore, hash: string): Promise<boolean> {
+  const stream = await blobs.open(hash);
+  stream?.destroy();
+  return stream !== undefined;
+}
+
+/** Of these photos, those whose bytes the store does not have (a lost file: issue 39). */
+export async function missingPhotos(blobs: BlobStore, hashes: Iterable<string>): Promise<Set<string>> {
+  const missing = new Set<string>();
+  for (const hash of new Set(hashes)) if (!(await inStore(blobs, hash))) missing.add(hash);
+  return missing;
 }
 
 /** The photo row of a photo just stored, with what its EXIF says (issue 24's photo-evidence flags). */
@@ -143,19 +163,9 @@ export async function readUpload<Admitted>(
       });
       admission = { admitted };
     }
-    if (!plainFileName(part.filename)) {
-      part.file.resume();
-      throw badRequest('Nome de arquivo de foto inválido.');
-    }
+    checkFileName(part);
     const slot = slotOf(part.filename, used, flow.photoSlots);
-    // Photo bytes are stored before the record's transaction commits: content-addressed, so a replay lands
-    // on the same file; a request that fails removes what it stored and nobody refers to (PhotoSweeper).
-    const blob = await blobs.putImage(part.file).catch((error: unknown) => {
-      // A photo over the limit arrives cut at it: say so, not that it is broken.
-      if (part.file.truncated) throw tooLarge(FOTO_GRANDE_DEMAIS);
-      if (error instanceof NotAnImageError) throw unsupportedMedia(error.message);
-      throw error;
-    });
+    const blob = await storePhoto(part, blobs);
     handlers.stored(blob.hash);
     used.add(slot);
     fotos.push(newFoto(slot, blob));
@@ -167,7 +177,80 @@ export async function readUpload<Admitted>(
   const originais = fields[FOTOS_ORIGINAIS];
   delete fields[FOTOS_ORIGINAIS];
   if (originais !== undefined) addOriginais(originais, flow, fotos);
-  return { fields, admitted: admission.admitted, fotos };
+  // Not a field of any flow: gone before the flow's schema reads the fields.
+  const reenvio = fields[REENVIO] === '1';
+  delete fields[REENVIO];
+  return { fields, admitted: admission.admitted, fotos, reenvio };
+}
+
+/** A photo part whose name is no plain file name is refused before any of its bytes is stored. */
+function checkFileName(part: MultipartFile): void {
+  if (plainFileName(part.filename)) return;
+  part.file.resume();
+  throw badRequest('Nome de arquivo de foto inválido.');
+}
+
+/**
+ * A photo part's bytes stored. Photo bytes are stored before the record's transaction commits: content-addressed,
+ * so a replay lands on the same file; a request that fails removes what it stored and nobody refers to
+ * (PhotoSweeper).
+ */
+async function storePhoto(part: MultipartFile, blobs: BlobStore): Promise<StoredBlob> {
+  return blobs.putImage(part.file).catch((error: unknown) => {
+    // A photo over the limit arrives cut at it: say so, not that it is broken.
+    if (part.file.truncated) throw tooLarge(FOTO_GRANDE_DEMAIS);
+    if (error instanceof NotAnImageError) throw unsupportedMedia(error.message);
+    throw error;
+  });
+}
+
+export interface PhotoHandlers {
+  /** Called with each photo stored, before it is checked. */
+  stored(hash: string): void;
+  /** Throws to refuse a photo stored in that slot (a photo that is not the record's). */
+  check(slot: number, blob: StoredBlob): void;
+}
+
+/**
+ * A body of photos only, under 'fotos', each named by its slot ('2.jpg') among `slots`, stored as an upload's are
+ * and checked one by one as they arrive (issue 39: the lost files of a held record's photos, given back). Fields
+ * are ignored. Answers the slots stored.
+ */
+export async function readPhotos(
+  request: FastifyRequest,
+  blobs: BlobStore,
+  slots: ReadonlySet<number>,
+  handlers: PhotoHandlers,
+): Promise<number[]> {
+  if (!request.isMultipart()) throw unsupportedMedia('O envio deve ser multipart/form-data.');
+  if (slots.size === 0) throw badRequest('Este registro não tem fotos.');
+  const stored: number[] = [];
+  const parts = request.parts({
+    preservePath: true,
+    limits: { fileSize: MAX_PHOTO_BYTES, files: slots.size, fields: 10, fieldSize: MAX_FIELD_BYTES },
+  });
+  for await (const part of parts) {
+    if (part.type === 'field') continue;
+    if (part.fieldname !== 'fotos') {
+      part.file.resume();
+      throw badRequest('As fotos devem ser enviadas no campo fotos.');
+    }
+    checkFileName(part);
+    const named = /^(\d{1,3})(?:\.\w+)?$/.exec(part.filename ?? '');
+    const slot = named ? Number(named[1]) : -1;
+    if (!slots.has(slot) || stored.includes(slot)) {
+      part.file.resume();
+      throw badRequest(
+        'Posição de foto inválida para este registro: nomeie cada foto pela sua posição (0.jpg).',
+      );
+    }
+    const blob = await storePhoto(part, blobs);
+    handlers.stored(blob.hash);
+    handlers.check(slot, blob);
+    stored.push(slot);
+  }
+  if (stored.length === 0) throw badRequest('Envie ao menos uma foto no campo fotos.');
+  return stored.sort((a, b) => a - b);
 }
 
 const originaisSchema = z.array(z.string().regex(SHA256_HEX, 'Hash de foto original inválido.').nullable(), {
