@@ -7,3 +7,8 @@ export const BACKOFFICE_DRAWER_WIDTH = 240;
 export const SIDE_DRAWER_WIDTH = 200;
 /** Technicians work offline for weeks: a session lasts this long unless AUTH_TOKEN_DAYS says otherwise. */
 export const DEFAULT_TOKEN_DAYS = 30;
+/**
+ * Issue 39: how many days a phone keeps a copy of what it sent (units, poles, trees, LPT, Grupo A leave the device once
+ * the server has them), so a server restored from a backup is made whole by the next sync. A project setting later.
+ */
+export const RETENCAO_COPIAS_DIAS = 7;

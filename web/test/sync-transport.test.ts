@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { lptAgiltecFlow } from '@novus/domain/flows/lpt-agiltec';
 import { unidadeFlow } from '@novus/domain/flows/unidade';
 import { HttpSyncTransport } from '../src/api/sync-transport';
-import { confirmsUpload, TransportError } from '../src/offline/sync';
+import { confirmsUpload, type CopiaPergunta, TransportError } from '../src/offline/sync';
 
 const ID = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
 
@@ -262,5 +262,74 @@ describe('HttpSyncTransport', () => {
       message: 'SINCRONIZACAO UNIDADES',
       extras: { tecnico: 'Ana' },
     });
+  });
+
+  it('marks a record sent again with reenvio=1 (issue 39)', async () => {
+    const { calls, fetchFn } = fakeFetch(() => json({ _id: ID }, 201));
+    const transport = new HttpSyncTransport(fetchFn);
+    await transport.upload(unidadeFlow, { id: ID }, [], { reenvio: true });
+    await transport.upload(unidadeFlow, { id: ID }, []);
+    const [again, first] = calls.map((call) => call.init?.body as FormData); // upload posts FormData (above)
+    expect(again?.get('reenvio')).toBe('1');
+    expect(first?.has('reenvio')).toBe(false);
+  });
+
+  it('asks about kept records by the declared call, and keeps only the answers about ids it asked', async () => {
+    const other = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c';
+    const { calls, fetchFn } = fakeFetch(() =>
+      json({
+        registros: [
+          { id: ID, estado: 'faltando', fotosFaltando: [] },
+          { id: other, estado: 'excluido', fotosFaltando: [] },
+        ],
+      }),
+    );
+    const asked: CopiaPergunta[] = [{ id: ID, fluxo: 'hc', fotos: ['a'.repeat(64)] }];
+    expect(await new HttpSyncTransport(fetchFn).conferir(asked)).toEqual([
+      { id: ID, estado: 'faltando', fotosFaltando: [] },
+    ]);
+    expect(calls[0]?.url).toBe('/api/registros/conferir');
+    expect(calls[0]?.init?.method).toBe('POST');
+    expect(calls[0]?.init?.credentials).toBe('same-origin');
+    expect(JSON.parse(String(calls[0]?.init?.body))).toEqual({ registros: asked });
+  });
+
+  it('a portal’s page, an undeclared answer or a refusal to conferir is a TransportError with its status', async () => {
+    const portal = fakeFetch(
+      () =>
+        new Response('<html>Entre no Wi-Fi</html>', {
+          status: 200,
+          headers: { 'Content-Type': 'text/html' },
+        }),
+    );
+    await expect(new HttpSyncTransport(portal.fetchFn).conferir([])).rejects.toMatchObject({
+      name: 'TransportError',
+      status: 0,
+    });
+    const odd = fakeFetch(() => json({ registros: [{ id: ID, estado: 'perdido' }] }));
+    await expect(new HttpSyncTransport(odd.fetchFn).conferir([])).rejects.toMatchObject({ status: 0 });
+    const expired = fakeFetch(() => json({ message: 'Sessão expirada.' }, 401));
+    await expect(new HttpSyncTransport(expired.fetchFn).conferir([])).rejects.toMatchObject({
+      name: 'TransportError',
+      status: 401,
+      message: 'Sessão expirada.',
+    });
+    const older = fakeFetch(() => json({ message: 'Não encontrado.' }, 404));
+    await expect(new HttpSyncTransport(older.fetchFn).conferir([])).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('gives back lost photos as multipart parts named by slot, to the record’s declared path', async () => {
+    const { calls, fetchFn } = fakeFetch(() => json({ restauradas: [1] }));
+    await new HttpSyncTransport(fetchFn).restaurarFotos(ID, [
+      { slot: 1, blob: new Blob(['b'], { type: 'image/jpeg' }) },
+    ]);
+    expect(calls[0]?.url).toBe(`/api/registros/${ID}/fotos`);
+    expect(calls[0]?.init?.method).toBe('POST');
+    const form = calls[0]?.init?.body as FormData; // restaurarFotos posts FormData
+    expect(form.getAll('fotos').map((file) => (file as File).name)).toEqual(['1.jpg']);
+    const conflict = fakeFetch(() => json({ message: 'A foto enviada para a posição 1 não é a que…' }, 409));
+    await expect(
+      new HttpSyncTransport(conflict.fetchFn).restaurarFotos(ID, [{ slot: 1, blob: new Blob(['x']) }]),
+    ).rejects.toMatchObject({ name: 'TransportError', status: 409 });
   });
 });

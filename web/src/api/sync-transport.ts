@@ -5,12 +5,20 @@ import { log as logEndpoint } from '@novus/domain/api/auth';
 import type { AnswerOf } from '@novus/domain/api/contract';
 import { pathOf } from '@novus/domain/api/path';
 import { listProjetosOfUser } from '@novus/domain/api/projetos';
-import { flowEndpoints, fotosExistem } from '@novus/domain/api/registros';
+import { conferirRegistros, flowEndpoints, fotosExistem, restaurarFotos } from '@novus/domain/api/registros';
 import { type CorrecaoRemota, listCorrecoes } from '@novus/domain/api/revisao';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
 import type { LocalProjeto, LocalZona } from '../offline/db';
-import { type RemoteColeta, type SyncTransport, TransportError, type UploadFoto } from '../offline/sync';
-import { urlOf } from './client';
+import {
+  type CopiaPergunta,
+  type CopiaResposta,
+  type RemoteColeta,
+  type SyncTransport,
+  TransportError,
+  type UploadFoto,
+  type UploadOptions,
+} from '../offline/sync';
+import { ApiClient, ApiError, urlOf } from './client';
 
 /** What a 2xx answer that is not our JSON (a captive portal's page) resolves to: never confirms an upload. */
 export const NOT_JSON = Object.freeze({ naoJson: true });
@@ -19,11 +27,14 @@ type RemoteProjeto = AnswerOf<typeof listProjetosOfUser>[number];
 
 export class HttpSyncTransport implements SyncTransport {
   private readonly fetchFn: typeof fetch;
+  /** The declared calls whose JSON answer is all there is to read (issue 39's): `api.call`, over the same fetch. */
+  private readonly api: ApiClient;
   /** Each flow's endpoints, declared once per flow (their schemas are built by the declaration). */
   private readonly endpoints = new Map<FlowDefinition, ReturnType<typeof flowEndpoints>>();
 
   constructor(fetchFn: typeof fetch = (input, init) => fetch(input, init)) {
     this.fetchFn = fetchFn;
+    this.api = new ApiClient({ fetchFn });
   }
 
   private endpointsOf(flow: FlowDefinition): ReturnType<typeof flowEndpoints> {
@@ -41,9 +52,16 @@ export class HttpSyncTransport implements SyncTransport {
     return answer.data.map(toLocalProjeto);
   }
 
-  async upload(flow: FlowDefinition, fields: Record<string, string>, fotos: UploadFoto[]): Promise<unknown> {
+  async upload(
+    flow: FlowDefinition,
+    fields: Record<string, string>,
+    fotos: UploadFoto[],
+    options: UploadOptions = {},
+  ): Promise<unknown> {
     const form = new FormData();
     for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    // A record the server said it lacked (issue 39): stored as any upload, and audited as sent again.
+    if (options.reenvio) form.append('reenvio', '1');
     // Photos the server said it holds go by their SHA-256 alone (resumable sync), before the files.
     const held = fotos.flatMap((foto) => ('hash' in foto ? [{ slot: foto.slot, hash: foto.hash }] : []));
     if (held.length > 0) form.append('fotosNoServidor', JSON.stringify(held));
@@ -66,6 +84,24 @@ export class HttpSyncTransport implements SyncTransport {
     // Only hashes asked about: a portal or a proxy cannot make the device skip a photo it did not ask for.
     const asked = new Set(hashes);
     return new Set(answer.data.existem.filter((hash) => asked.has(hash)));
+  }
+
+  async conferir(registros: CopiaPergunta[]): Promise<CopiaResposta[]> {
+    const { registros: answer } = await this.declared(() =>
+      this.api.call(conferirRegistros, { body: { registros } }),
+    );
+    // Only ids asked about: a proxy's answer cannot make the device drop or send a copy it did not ask for.
+    const asked = new Set(registros.map(({ id }) => id));
+    return answer.filter(({ id }) => asked.has(id));
+  }
+
+  async restaurarFotos(id: string, fotos: { slot: number; blob: Blob }[]): Promise<void> {
+    const form = new FormData();
+    // The file name carries the slot, as the upload's: the server checks each against its slot's SHA-256.
+    for (const foto of fotos) form.append('fotos', foto.blob, `${foto.slot}.${extensionOf(foto.blob)}`);
+    // A variable, not a literal: the declaration reads its multipart body in the route, not by a schema.
+    const input = { params: { id }, body: form };
+    await this.declared(() => this.api.call(restaurarFotos, input));
   }
 
   async getByZona(flow: FlowDefinition, zonaId: string): Promise<RemoteColeta[]> {
@@ -123,6 +159,17 @@ export class HttpSyncTransport implements SyncTransport {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ severity: 'ERROR', message, extras }),
     });
+  }
+
+  /** A declared call through `api.call`, its failures as the sync reads them: a status, or 0 for no usable answer. */
+  private async declared<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof ApiError) throw new TransportError(error.status, error.message);
+      // An answer that is not our JSON (a captive portal's page) or not the declared shape.
+      throw new TransportError(0, 'Resposta inesperada do servidor.');
+    }
   }
 
   private async getJson(path: string): Promise<unknown> {

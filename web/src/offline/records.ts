@@ -5,6 +5,7 @@ import type { CorrecaoRemota } from '@novus/domain/api/revisao';
 import { uuidv7 } from '@novus/domain/ids';
 import type { Correcao } from '@novus/domain/revisao';
 import type { Table } from 'dexie';
+import type { CopiaStore } from './copias';
 import type { NovusDatabase } from './db';
 import { reopening } from './reopen';
 
@@ -156,6 +157,8 @@ export class RecordStore {
   constructor(
     private readonly db: NovusDatabase,
     private readonly now: () => number = Date.now,
+    /** Where what was sent is kept for a while (issue 39); without it, nothing is kept (SPEC.md 4 as it was). */
+    readonly copias?: CopiaStore,
   ) {}
 
   private table(flow: FlowDefinition) {
@@ -338,9 +341,14 @@ export class RecordStore {
 
   /**
    * The server confirmed this very record: units, poles, trees, LPT and Grupo A leave the device, the others
-   * are marked synchronised. A record edited since it was read for upload is left pending.
+   * are marked synchronised. A record edited since it was read for upload is left pending. What leaves is kept
+   * first, as sent, among the copies (issue 39), with who sent it (`tecnico`): two databases share no transaction,
+   * so a crash between the two writes leaves the record pending beside its copy, and the next sync's upload (the
+   * same id: idempotent) settles it. A copy that cannot be written (a full device) does not hold the record back:
+   * the server has it, and syncing is how a full phone frees space.
    */
-  async confirmUploaded(flow: FlowDefinition, sent: LocalColeta): Promise<void> {
+  async confirmUploaded(flow: FlowDefinition, sent: LocalColeta, tecnico = ''): Promise<void> {
+    if (flow.deleteAfterUpload) await this.copias?.keep(flow, sent, tecnico).catch(() => undefined);
     const table = this.table(flow);
     await this.transaction(table, async () => {
       const current = await table.get(sent.id);

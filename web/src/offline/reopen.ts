@@ -1,6 +1,6 @@
 // A lost IndexedDB connection reopened and the work run once more (issue 25). Apart from db.ts, so the record
 // helpers the first page reads (isPending) do not bring Dexie with them.
-import type { NovusDatabase } from './db';
+import type { Dexie } from 'dexie';
 
 /** How IndexedDB reports a connection lost under the app (iOS in the background, WebKit bug 277615). */
 export function isConnectionLost(error: unknown): boolean {
@@ -15,10 +15,10 @@ export function isConnectionLost(error: unknown): boolean {
 }
 
 /**
- * Runs a read or a write of the device's database; when the connection was lost under it, reopens the database and
+ * Runs a read or a write of one of the device's databases (Novus, NovusCopias); when the connection was lost under it, reopens the database and
  * runs it once more before any error reaches the technician.
  */
-export async function reopening<T>(db: NovusDatabase, run: () => Promise<T>): Promise<T> {
+export async function reopening<T>(db: Dexie, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {

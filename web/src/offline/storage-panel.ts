@@ -1,6 +1,7 @@
 // The home's storage panel: what the device keeps that the server has not got yet, how full the browser's
 // share of the disk is, and when to worry (pure, so the rules are tested without a browser).
 import type { FlowDefinition } from '@novus/domain/flows/flow';
+import type { CopiasResumo } from './copias';
 import type { MapaBaixado } from './mapas';
 import { isPending, type LocalColeta } from './records';
 import type { StorageUsage } from './storage';
@@ -73,6 +74,18 @@ const plural = (count: number, one: string, many: string) => `${count} ${count =
 /** 'Unidades: 3 registros, 5 fotos'. */
 export function pendingFlowText({ label, records, fotos }: PendingFlow): string {
   return `${label}: ${plural(records, 'registro', 'registros')}, ${plural(fotos, 'foto', 'fotos')}`;
+}
+
+const MB = 1024 * 1024;
+
+/**
+ * 'Cópias de segurança: 12 registros, 3,4 MB': what the device keeps of what it sent (issue 39), always in MB as the
+ * issue words it (a copy under 0,1 MB shows as 0,1).
+ */
+export function copiasText({ registros, bytes }: CopiasResumo): string {
+  const mb = bytes > 0 ? Math.max(0.1, bytes / MB) : 0;
+  const size = mb.toLocaleString('pt-BR', { maximumFractionDigits: mb < 10 ? 1 : 0 });
+  return `Cópias de segurança: ${plural(registros, 'registro', 'registros')}, ${size} MB`;
 }
 
 /** 'há 3 dias', 'há 5 horas', 'há 12 minutos', 'há menos de 1 minuto'. */

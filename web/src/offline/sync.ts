@@ -5,8 +5,13 @@
 // gone from the pending list, and photos the server already holds (a lost answer) are named by SHA-256, not resent.
 // A photo whose bytes no longer read as they were written (issue 25: iOS 18 corrupts Files kept in IndexedDB) is
 // never sent: its record stays pending, the others go, and the sync ends saying which photo to take again.
+// After the uploads, the copies of what this technician sent (issue 39) are checked with the server: what a restored
+// server lacks is sent again, lost photo files given back, deleted records' copies let go (conferirCopias).
+import type { EstadoConferido } from '@novus/domain/api/registros';
 import type { CorrecaoRemota } from '@novus/domain/api/revisao';
 import { deviceDownload, type FlowDefinition } from '@novus/domain/flows/flow';
+import type { Fluxo } from '@novus/domain/flows/keys';
+import type { Copia, UsoDoEspaco } from './copias';
 import type { LocalProjeto, NovusDatabase } from './db';
 import { reopening } from './reopen';
 import { type LocalColeta, type RecordStore, type RemoteColeta, sha256HexOf } from './records';
@@ -16,11 +21,36 @@ export type { RemoteColeta } from './records';
 /** A photo of an upload: its bytes, or only its SHA-256 when the server said it already holds it. */
 export type UploadFoto = { slot: number; blob: Blob } | { slot: number; hash: string };
 
+/** How an upload goes: `reenvio`, a record sent again because the server said it lacked it (issue 39; audited). */
+export interface UploadOptions {
+  reenvio?: boolean;
+}
+
+/** A kept record asked about (POST /api/registros/conferir): its flow, its collection, its photos' SHA-256s. */
+export interface CopiaPergunta {
+  id: string;
+  fluxo: Fluxo;
+  coleta?: string;
+  fotos: string[];
+}
+
+/** What the server says of a kept record, and the photos of it whose files it lacks. */
+export interface CopiaResposta {
+  id: string;
+  estado: EstadoConferido;
+  fotosFaltando: string[];
+}
+
 /** What the sync needs of the network; the app's is HTTP (api/sync-transport.ts), tests bring a fake. */
 export interface SyncTransport {
   getProjetos(): Promise<LocalProjeto[]>;
   /** Sends one record; resolves with the server's parsed JSON answer, rejects with a TransportError. */
-  upload(flow: FlowDefinition, fields: Record<string, string>, fotos: UploadFoto[]): Promise<unknown>;
+  upload(
+    flow: FlowDefinition,
+    fields: Record<string, string>,
+    fotos: UploadFoto[],
+    options?: UploadOptions,
+  ): Promise<unknown>;
   /**
    * Of these photos' SHA-256s, those the server already holds (resumable sync: a retry after a lost answer
    * names them instead of sending their bytes again). Optional: without it every photo is sent.
@@ -37,6 +67,13 @@ export interface SyncTransport {
   getCorrecoes?(): Promise<CorrecaoRemota[]>;
   /** A photo's bytes by its URL, so a correction's server photos show offline. Optional, as getCorrecoes. */
   getFoto?(url: string): Promise<Blob>;
+  /**
+   * What the server says of these kept records (up to 500), in the order asked (issue 39). Optional: without it
+   * (or with an older server's 404) the copies are only kept and trimmed.
+   */
+  conferir?(registros: CopiaPergunta[]): Promise<CopiaResposta[]>;
+  /** Gives back the lost files of a held record's photos, each by its slot. */
+  restaurarFotos?(id: string, fotos: { slot: number; blob: Blob }[]): Promise<void>;
 }
 
 /** No answer (status 0), or a non-OK one. */
@@ -62,6 +99,8 @@ export const SYNC_TEXTS = {
   start: 'Iniciando sincronizacao...',
   projetos: 'Sincronizando projetos',
   correcoes: 'Baixando correções',
+  copias: 'Conferindo as cópias de segurança',
+  reenviando: (registros: number) => `Reenviando ${registros} registros que o servidor perdeu`,
   done: 'Sincronizacao concluida',
   failed: 'Ocorreu um erro na sincronizacao',
 } as const;
@@ -110,6 +149,9 @@ export function uploadFields(record: LocalColeta): Record<string, string> {
 
 /** How many hashes one question about held photos carries (the server takes up to 1,000). */
 const HASHES_PER_QUESTION = 500;
+
+/** How many kept records one question to /api/registros/conferir carries (the server takes up to 500). */
+const COPIAS_PER_QUESTION = 500;
 
 /** The SHA-256 of a photo, hex, as the server's content-addressed store names it. */
 export async function sha256Hex(blob: Blob): Promise<string> {
@@ -190,6 +232,68 @@ export function corruptPhotoMessage(flow: FlowDefinition, corrupt: readonly Corr
   );
 }
 
+/** What the technician reads when photos of kept copies could not be given back: they can only be told. */
+export function corruptCopiaMessage(
+  corrupt: readonly { flow: FlowDefinition; found: CorruptRecord }[],
+): string {
+  const [only] = corrupt;
+  if (only && corrupt.length === 1) {
+    const { flow, found } = only;
+    const { fotos, record } = found;
+    return fotos.length === 1
+      ? `Foto ${fotoNumbers(fotos)} da cópia de segurança de um registro de ${flow.labels.banner} ` +
+          `(${whenOf(record)}) está corrompida no aparelho e não foi reenviada ao servidor.`
+      : `Fotos ${fotoNumbers(fotos)} da cópia de segurança de um registro de ${flow.labels.banner} ` +
+          `(${whenOf(record)}) estão corrompidas no aparelho e não foram reenviadas ao servidor.`;
+  }
+  return (
+    `Fotos de ${corrupt.length} cópias de segurança estão corrompidas no aparelho e não foram reenviadas ao ` +
+    'servidor.'
+  );
+}
+
+/** A kept photo's SHA-256: as written, else as read now (a photo kept without one). */
+function hashOf(registro: LocalColeta, slot: number, read: PhotosRead): string | undefined {
+  const written = registro.fotosSha256?.[slot];
+  if (typeof written === 'string') return written;
+  const blob = registro.fotos[slot];
+  return blob ? read.hashes.get(blob) : undefined;
+}
+
+/** The record with only its photos kept without a hash: those are the ones to read before asking about it. */
+function withoutHashed(registro: LocalColeta): LocalColeta {
+  return {
+    ...registro,
+    fotos: registro.fotos.map((blob, slot) =>
+      typeof registro.fotosSha256?.[slot] === 'string' ? null : blob,
+    ),
+  };
+}
+
+/** The slots holding a photo that pass the test. */
+function slotsOf(registro: LocalColeta, test: (slot: number) => boolean): Set<number> {
+  return new Set(registro.fotos.flatMap((blob, slot) => (blob && test(slot) ? [slot] : [])));
+}
+
+/** A copy as POST /api/registros/conferir asks about it. */
+function perguntaOf({ registro, fluxo }: Copia, read: PhotosRead): CopiaPergunta {
+  const fotos = registro.fotos.flatMap((blob, slot) => {
+    const hash = blob ? hashOf(registro, slot, read) : undefined;
+    return hash === undefined ? [] : [hash];
+  });
+  return {
+    id: registro.id,
+    fluxo,
+    ...(registro.coletaId !== undefined ? { coleta: registro.coletaId } : {}),
+    fotos: [...new Set(fotos)],
+  };
+}
+
+/** The sync could not check the copies with the server: nothing was lost, and the next sync tries again. */
+export const copiasFailureMessage = (erro: string) =>
+  `Não foi possível conferir as cópias de segurança com o servidor (${erro}). Os registros enviados e as cópias ` +
+  'continuam guardados.';
+
 /** Only a JSON answer echoing the record's id confirms it (a captive portal's HTML 200 does not). */
 export function confirmsUpload(answer: unknown, id: string): boolean {
   return typeof answer === 'object' && answer !== null && '_id' in answer && answer._id === id;
@@ -210,6 +314,11 @@ export interface SyncEngineOptions {
    * waits for its own round trip. Halved for the rest of a sync after a transport failure it survives.
    */
   concurrency?: number;
+  /**
+   * The browser's storage estimate (the app's: navigator.storage), for trimming the copies when space runs short;
+   * without it, or when it answers null (WebKitGTK has none), only the copies' window applies.
+   */
+  storageUsage?: () => Promise<UsoDoEspaco | null>;
 }
 
 const DEFAULT_UPLOAD_CONCURRENCY = 3;
@@ -219,6 +328,8 @@ export class SyncEngine {
   private uploadLimit: number;
   /** This sync's flows whose records were held back for corrupt photos, with what the technician reads. */
   private corrupt: { flow: FlowDefinition; message: string }[] = [];
+  /** What went wrong with the copies (issue 39) in this sync, for the last word: the records' sync stands. */
+  private copiasProblems: string[] = [];
 
   constructor(private readonly options: SyncEngineOptions) {
     this.uploadLimit = this.startLimit();
@@ -240,6 +351,7 @@ export class SyncEngine {
     let current = 'SINCRONIZACAO PROJETOS';
     this.uploadLimit = this.startLimit();
     this.corrupt = [];
+    this.copiasProblems = [];
     try {
       this.status(SYNC_TEXTS.start);
       this.status(SYNC_TEXTS.projetos);
@@ -251,6 +363,9 @@ export class SyncEngine {
         this.status(flow.syncStatus);
         uploaded += await this.uploadPending(flow);
       }
+      // What this technician sent earlier and the server may have lost since (a restored backup): before the
+      // downloads, so the records sent again come back with them.
+      await this.conferirCopias();
       // Before the zone downloads: a correction approved since leaves here, and the download then brings the
       // record as the server holds it.
       current = 'SINCRONIZACAO CORRECOES';
@@ -261,8 +376,9 @@ export class SyncEngine {
         current = flow.syncTag;
         downloaded += await this.download(flow, by, projetos);
       }
-      // Everything else went; the records with corrupt photos stay pending, and the sync says which (logged).
-      if (this.corrupt.length > 0) {
+      // Everything else went; the records with corrupt photos stay pending, and the sync says which (logged), as it
+      // says what went wrong with the copies.
+      if (this.corrupt.length > 0 || this.copiasProblems.length > 0) {
         const message = this.corruptMessage();
         this.status(`${message} — ${SYNC_TEXTS.failed}`);
         return { ok: false, uploaded, downloaded, error: message };
@@ -276,14 +392,15 @@ export class SyncEngine {
         .log(current, { tecnico: this.options.tecnico, erro: failure })
         .catch(() => undefined); // offline: the log is lost, the records are not
       // Photos found corrupt before the failure are still news to the technician (logged already).
-      const message = this.corrupt.length > 0 ? `${this.corruptMessage()} ${failure}` : failure;
+      const before = this.corruptMessage();
+      const message = before !== '' ? `${before} ${failure}` : failure;
       this.status(`${message} — ${SYNC_TEXTS.failed}`);
       return { ok: false, uploaded, downloaded, error: message };
     }
   }
 
   private corruptMessage(): string {
-    return this.corrupt.map(({ message }) => message).join(' ');
+    return [...this.corrupt.map(({ message }) => message), ...this.copiasProblems].join(' ');
   }
 
   private async call<T>(run: () => Promise<T>): Promise<T> {
@@ -444,15 +561,33 @@ export class SyncEngine {
 
   /** Sends one record and lets go of it only once the server's answer names its id. */
   private async uploadOne(flow: FlowDefinition, record: LocalColeta, held: ReadonlyMap<Blob, string>) {
-    const { records, transport } = this.options;
+    await this.sendRecord(flow, record, held);
+    // Only now, with the server's word for this id, may the device let go of the record.
+    await this.options.records.confirmUploaded(flow, record, this.options.tecnico);
+  }
+
+  /**
+   * Sends one record (its photos the server holds by hash) and resolves once the server's answer names its id.
+   * `skip`: photos not to send (a kept copy's corrupt ones).
+   */
+  private async sendRecord(
+    flow: FlowDefinition,
+    record: LocalColeta,
+    held: ReadonlyMap<Blob, string>,
+    options: UploadOptions = {},
+    skip: ReadonlySet<number> = new Set(),
+  ): Promise<void> {
+    const { transport } = this.options;
     const send = (fotos: UploadFoto[]) =>
-      this.call(() => transport.upload(flow, uploadFields(record), fotos)).catch((error: unknown) => {
-        if (error instanceof TransportError && error.status !== 401) {
-          throw new TransportError(error.status, `${flow.uploadErrorPrefix}: ${error.message}`);
-        }
-        throw error;
-      });
-    const taken = record.fotos.flatMap((blob, slot) => (blob ? [{ slot, blob }] : []));
+      this.call(() => transport.upload(flow, uploadFields(record), fotos, options)).catch(
+        (error: unknown) => {
+          if (error instanceof TransportError && error.status !== 401) {
+            throw new TransportError(error.status, `${flow.uploadErrorPrefix}: ${error.message}`);
+          }
+          throw error;
+        },
+      );
+    const taken = record.fotos.flatMap((blob, slot) => (blob && !skip.has(slot) ? [{ slot, blob }] : []));
     // A correction keeps the server's photos it did not replace: named by hash, their bytes are the server's.
     const kept = (record.fotosServidor ?? []).filter(({ slot }) => !record.fotos[slot]);
     const fotos = [
@@ -479,8 +614,111 @@ export class SyncEngine {
         `${flow.uploadErrorPrefix}: o servidor não confirmou o envio (resposta inesperada). Os dados continuam no aparelho.`,
       );
     }
-    // Only now, with the server's word for this id, may the device let go of the record.
-    await records.confirmUploaded(flow, record);
+  }
+
+  /**
+   * The copies of what was sent (issue 39): those past their window go, and those of every technician, oldest
+   * first, when the device runs short of space; then this technician's are asked about, in chunks, by their photos'
+   * SHA-256s as written. Lacking on the server: sent again as ordinary uploads marked `reenvio` (the copy stays, its
+   * window goes on); held but with photo files lost: those photos given back; deleted on purpose or someone else's:
+   * the copy goes. Only what is sent is read, and a photo whose bytes no longer match its hash is not sent (the sync
+   * says so). A failure here is logged and said at the end of the sync, which goes on: the records' sync stands,
+   * and the copies stay as they are for the next one.
+   */
+  private async conferirCopias(): Promise<void> {
+    const { records, transport, tecnico } = this.options;
+    const { copias } = records;
+    if (!copias) return;
+    const corrupt: { flow: FlowDefinition; found: CorruptRecord }[] = [];
+    try {
+      await copias.dropExpired();
+      const usage = this.options.storageUsage ? await this.options.storageUsage().catch(() => null) : null;
+      await copias.dropForSpace(usage);
+      const conferir = transport.conferir?.bind(transport);
+      if (!conferir) return;
+      const flows = new Map(this.options.flows.map((flow) => [flow.key, flow]));
+      const mine = (await copias.ofTecnico(tecnico)).filter((copia) => flows.has(copia.fluxo));
+      if (mine.length === 0) return;
+      this.status(SYNC_TEXTS.copias);
+      // Photos kept without their hash (an insecure context when written) are hashed to be asked about.
+      const unhashed = await this.readPhotos(mine.map(({ registro }) => withoutHashed(registro)));
+      const respostas = new Map<string, CopiaResposta>();
+      for (let start = 0; start < mine.length; start += COPIAS_PER_QUESTION) {
+        const chunk = mine.slice(start, start + COPIAS_PER_QUESTION);
+        let answers: CopiaResposta[];
+        try {
+          answers = await this.call(() => conferir(chunk.map((copia) => perguntaOf(copia, unhashed))));
+        } catch (error) {
+          // An older server has no such question: the copies are only kept.
+          if (error instanceof TransportError && error.status === 404) return;
+          throw error;
+        }
+        for (const answer of answers) respostas.set(answer.id, answer);
+      }
+      const estado = (copia: Copia) => respostas.get(copia.id)?.estado;
+      await copias.drop(
+        mine
+          .filter((copia) => estado(copia) === 'excluido' || estado(copia) === 'alheio')
+          .map(({ id }) => id),
+      );
+      // What goes back to the server, by slot: every photo of a record it lacks, the lost ones of a record it holds.
+      const sending = mine.flatMap((copia) => {
+        const flow = flows.get(copia.fluxo);
+        const { registro } = copia;
+        if (!flow) return [];
+        if (estado(copia) === 'faltando') return [{ flow, copia, slots: slotsOf(registro, () => true) }];
+        const lost = new Set(respostas.get(copia.id)?.fotosFaltando ?? []);
+        if (estado(copia) !== 'guardado' || lost.size === 0) return [];
+        const slots = slotsOf(registro, (slot) => lost.has(hashOf(registro, slot, unhashed) ?? ''));
+        return slots.size > 0 ? [{ flow, copia, slots }] : [];
+      });
+      if (sending.length === 0) return;
+      const read = await this.readPhotos(sending.map(({ copia }) => copia.registro));
+      const skipped = sending.map(({ flow, copia, slots }) => {
+        const fotos = corruptPhotos(copia.registro, read).filter(({ slot }) => slots.has(slot));
+        if (fotos.length > 0) corrupt.push({ flow, found: { record: copia.registro, fotos } });
+        return { flow, copia, slots, skip: new Set(fotos.map(({ slot }) => slot)) };
+      });
+      const faltando = skipped.filter(({ copia }) => estado(copia) === 'faltando');
+      if (faltando.length > 0) {
+        this.status(SYNC_TEXTS.reenviando(faltando.length));
+        const held = await this.heldPhotos(
+          faltando.map(({ copia }) => copia.registro),
+          read,
+        );
+        for (const { flow, copia, skip } of faltando) {
+          await this.sendRecord(flow, copia.registro, held, { reenvio: true }, skip);
+        }
+      }
+      const restaurar = transport.restaurarFotos?.bind(transport);
+      for (const { copia, slots, skip } of skipped) {
+        if (!restaurar || estado(copia) !== 'guardado') continue;
+        const fotos = copia.registro.fotos.flatMap((blob, slot) =>
+          blob && slots.has(slot) && !skip.has(slot) ? [{ slot, blob }] : [],
+        );
+        if (fotos.length > 0) await this.call(() => restaurar(copia.id, fotos));
+      }
+    } catch (error) {
+      if (error instanceof SessionExpiredError) throw error;
+      const problem = copiasFailureMessage(error instanceof Error ? error.message : String(error));
+      this.copiasProblems.push(problem);
+      await transport.log('SINCRONIZACAO COPIAS', { tecnico, erro: problem }).catch(() => undefined); // offline: the log is lost, the copies are not
+    } finally {
+      if (corrupt.length > 0) {
+        const message = corruptCopiaMessage(corrupt);
+        this.copiasProblems.unshift(message);
+        await transport
+          .log('SINCRONIZACAO COPIAS', {
+            tecnico,
+            erro: message,
+            fotosCorrompidas: corrupt.map(({ found: { record, fotos } }) => ({
+              id: record.id,
+              fotos: fotos.map(({ slot, ...rest }) => ({ foto: slot + 1, ...rest })),
+            })),
+          })
+          .catch(() => undefined); // offline: the log is lost, the copies are not
+      }
+    }
   }
 
   /**

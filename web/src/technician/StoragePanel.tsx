@@ -10,7 +10,13 @@ import {
   Typography,
 } from '@mui/material';
 import { formatStorageUsage } from '../offline/storage';
-import { oldestPendingText, pendingFlowText, persistText, storageWarnings } from '../offline/storage-panel';
+import {
+  copiasText,
+  oldestPendingText,
+  pendingFlowText,
+  persistText,
+  storageWarnings,
+} from '../offline/storage-panel';
 import { MapasBaixados } from './MapasBaixados';
 import { useExportPendentes } from './use-export-pendentes';
 import type { OfflineStatus } from './use-offline-status';
@@ -22,7 +28,7 @@ export function StoragePanel({
   status: OfflineStatus;
   onMapaRemoved: () => void;
 }) {
-  const { usage, pending, persisted, readAt, mapas } = status;
+  const { usage, pending, persisted, readAt, mapas, copias } = status;
   // While the browser has not answered, the bar waits at zero (so its arrival moves nothing).
   const percent =
     usage === undefined
@@ -70,6 +76,11 @@ export function StoragePanel({
                 {oldestPendingText(pending.oldest, readAt)}
               </Typography>
             </>
+          )}
+          {copias !== null && (
+            <Typography variant="body2" data-testid="copias-seguranca">
+              {copiasText(copias)}
+            </Typography>
           )}
           {warnings.map((warning) => (
             <Alert key={warning} severity="error" variant="outlined" data-testid="aviso-armazenamento">

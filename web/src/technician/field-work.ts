@@ -11,6 +11,7 @@ import {
 } from '../offline/compress';
 import type { Device } from '../offline/device';
 import { READINESS_TEXTS, supportsOfflineApp, waitForAppShell } from '../offline/readiness';
+import { readStorageUsage } from '../offline/storage';
 import { SessionExpiredError, SYNC_TEXTS, SyncEngine } from '../offline/sync';
 
 export interface Outcome {
@@ -76,6 +77,8 @@ export async function sync(
       transport,
       flows: FLOWS,
       tecnico,
+      // The copies of what was sent give way, oldest first, when the device runs short of space (issue 39).
+      storageUsage: () => readStorageUsage(),
       // 'Sincronizacao concluida' waits until the app itself opens offline (below).
       onStatus: (text) => onStatus(text === SYNC_TEXTS.done ? READINESS_TEXTS.waitingApp : text),
     });

@@ -5,6 +5,7 @@ import { getConfig } from '@novus/domain/api/sistema';
 import { FLOWS } from '@novus/domain/flows/registry';
 import type { ApiClient } from '../api/client';
 import type { Device } from '../offline/device';
+import type { CopiasResumo } from '../offline/copias';
 import { type MapaBaixado, readMapas, removerMapa } from '../offline/mapas';
 import {
   appShellCached,
@@ -72,6 +73,11 @@ export async function readPending({ records }: Device): Promise<PendingSummary> 
   const entries = [];
   for (const flow of FLOWS) entries.push({ flow, records: await records.getAll(flow) });
   return summarizePending(entries);
+}
+
+/** The copies of what was sent (issue 39), for the storage panel; null on a device that keeps none. */
+export async function readCopias({ records }: Device): Promise<CopiasResumo | null> {
+  return records.copias ? records.copias.resumo() : null;
 }
 
 /** The maps downloaded on the device, for the storage panel. */

@@ -3,6 +3,7 @@
 // Persistence and usage come from the browser at once; what needs the device's database comes with its code.
 import { startTransition, useEffect, useState } from 'react';
 import { useDevice, useShell } from '../shared/services';
+import type { CopiasResumo } from '../offline/copias';
 import type { MapaBaixado } from '../offline/mapas';
 import type { ReadinessSummary } from '../offline/readiness';
 import { readStorageUsage, requestPersistentStorage, type StorageUsage } from '../offline/storage';
@@ -14,6 +15,8 @@ export interface OfflineStatus {
   persisted: boolean | null | undefined;
   usage: StorageUsage | null | undefined;
   pending: PendingSummary | null;
+  /** The copies of what was sent (issue 39), null until read (or on a device that keeps none). */
+  copias: CopiasResumo | null;
   /** The maps downloaded on the device ('Download do Mapa'), null until read. */
   mapas: MapaBaixado[] | null;
   /** When the figures were read, for the ages. */
@@ -35,6 +38,7 @@ export function useOfflineStatus(version: number, mapas = 0): OfflineStatus {
     persisted: undefined,
     usage: undefined,
     pending: null,
+    copias: null,
     mapas: null,
     readAt: Date.now(),
   });
@@ -53,6 +57,10 @@ export function useOfflineStatus(version: number, mapas = 0): OfflineStatus {
     void deviceReads
       .then(([{ readPending }, services]) => readPending(services))
       .then((pending) => update({ pending }))
+      .catch(() => undefined);
+    void deviceReads
+      .then(([{ readCopias }, services]) => readCopias(services))
+      .then((copias) => update({ copias }))
       .catch(() => undefined);
     void deviceReads
       .then(([{ readMapasBaixados }]) => readMapasBaixados())
