@@ -9,6 +9,11 @@ export const SIDE_DRAWER_WIDTH = 200;
 export const DEFAULT_TOKEN_DAYS = 30;
 /**
  * Issue 39: how many days a phone keeps a copy of what it sent (units, poles, trees, LPT, Grupo A leave the device once
- * the server has them), so a server restored from a backup is made whole by the next sync. A project setting later.
+ * the server has them), so a server restored from a backup is made whole by the next sync. Each project sets its own
+ * (the project form's 'Cópias de segurança no aparelho (dias)'); this is the default, and the phone's for a project it
+ * no longer has.
  */
 export const RETENCAO_COPIAS_DIAS = 7;
+/** The project setting's bounds: at least a day (with none, a restored server would have nothing to get back). */
+export const RETENCAO_COPIAS_DIAS_MIN = 1;
+export const RETENCAO_COPIAS_DIAS_MAX = 90;

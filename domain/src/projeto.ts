@@ -1,5 +1,6 @@
 // A project and the rules of its form (SPEC.md sections 2, 3, 7): scalar fields here, zones and points from
 // files (parsed by domain/geo) or from the JSON fields the spec's API carries.
+import { RETENCAO_COPIAS_DIAS_MAX, RETENCAO_COPIAS_DIAS_MIN } from './constants.ts';
 import { FLUXOS } from './flows/keys.ts';
 import { FUSOS } from './geo/utm.ts';
 import { booleanField, emptyToUndefined, listField } from './form-fields.ts';
@@ -9,6 +10,8 @@ import { z } from './zod.ts';
 const fluxosField = listField(z.enum(FLUXOS, { error: 'Fluxo desconhecido.' }), 'Fluxos inválidos.')
   .refine((fluxos) => fluxos.length > 0, { message: 'Escolha pelo menos um fluxo.' })
   .transform((fluxos) => [...new Set(fluxos)]);
+
+const RETENCAO_COPIAS_TEXT = `O campo Cópias de segurança no aparelho (dias) deve ser um número inteiro de ${RETENCAO_COPIAS_DIAS_MIN} a ${RETENCAO_COPIAS_DIAS_MAX}.`;
 
 export const projetoFieldsSchema = z.object({
   nome: z
@@ -30,6 +33,16 @@ export const projetoFieldsSchema = z.object({
   disponivelInterpres: booleanField('Valor inválido para Disponibilizar no Interpres.'),
   // absent: left as it is (on for a new project); the form always sends it
   carimboFotos: booleanField('Valor inválido para Carimbar as fotos.').optional(),
+  // absent: left as it is (RETENCAO_COPIAS_DIAS for a new project); the form always sends it
+  retencaoCopiasDias: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: 'Valor inválido para Cópias de segurança no aparelho (dias).' })
+      .int(RETENCAO_COPIAS_TEXT)
+      .min(RETENCAO_COPIAS_DIAS_MIN, RETENCAO_COPIAS_TEXT)
+      .max(RETENCAO_COPIAS_DIAS_MAX, RETENCAO_COPIAS_TEXT)
+      .optional(),
+  ),
   limiteDownload: z.preprocess(
     emptyToUndefined,
     z.coerce

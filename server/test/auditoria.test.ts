@@ -110,6 +110,7 @@ describe('audit log', () => {
         fuso: 22,
         disponivelInterpres: false,
         limiteDownload: null,
+        retencaoCopiasDias: 7,
       },
     });
     expect(zonas).toMatchObject({ entidade: 'zonas', acao: 'importar', antes: null });

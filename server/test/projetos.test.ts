@@ -224,6 +224,53 @@ describe('/api/projeto', () => {
     expect((await get('/api/projeto')).statusCode).toBe(200);
   });
 
+  it("keeps the phones' copies 7 days unless the form says 1 to 90; an edit without the field leaves it", async () => {
+    const created = await post({ nome: 'Retenção', cliente: clienteId, fluxos: 'hc' });
+    expect(created.statusCode, created.body).toBe(201);
+    const { _id: id } = created.json();
+    expect(created.json().retencaoCopiasDias).toBe(7);
+    const base = { nome: 'Retenção', cliente: clienteId, fluxos: 'hc' };
+    const edited = await put(id, { ...base, retencaoCopiasDias: '30' });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json().retencaoCopiasDias).toBe(30);
+    expect((await get(`/api/projeto/${id}`)).json().retencaoCopiasDias).toBe(30);
+    // an API client of before the setting edits the project without it: the setting stays as it was
+    expect((await put(id, base)).json().retencaoCopiasDias).toBe(30);
+    for (const dias of ['1', '90']) {
+      expect((await put(id, { ...base, retencaoCopiasDias: dias })).json().retencaoCopiasDias).toBe(
+        Number(dias),
+      );
+    }
+    const stored = async () =>
+      (
+        await ctx.db.query<{ dias: number }>(
+          'SELECT retencao_copias_dias AS dias FROM projetos WHERE id = $1',
+          [id],
+        )
+      )[0]?.dias;
+    const projetos = await countRows('projetos');
+    const range = 'O campo Cópias de segurança no aparelho (dias) deve ser um número inteiro de 1 a 90.';
+    const cases: [string, string][] = [
+      ['0', range],
+      ['91', range],
+      ['2.5', range],
+      ['-3', range],
+      ['abc', 'Valor inválido para Cópias de segurança no aparelho (dias).'],
+    ];
+    for (const [dias, message] of cases) {
+      for (const response of [
+        await post({ ...base, nome: `Retenção ${dias}`, retencaoCopiasDias: dias }),
+        await put(id, { ...base, retencaoCopiasDias: dias }),
+      ]) {
+        expect(response.statusCode, dias).toBe(400);
+        expect(response.json().message).toBe(message);
+        expect(response.json().errors[0].msg).toBe(message);
+      }
+    }
+    expect(await countRows('projetos')).toBe(projetos);
+    expect(await stored()).toBe(90);
+  });
+
   it('refuses a duplicate name with 409', async () => {
     await post({ nome: 'Único', cliente: clienteId, fluxos: 'hc' });
     const response = await post({ nome: 'ÚNICO', cliente: clienteId, fluxos: 'hc' });
@@ -347,8 +394,10 @@ describe('/api/projeto', () => {
       'limiteDownload',
       'mapaBase',
       'nome',
+      'retencaoCopiasDias',
       'zonas',
     ]);
+    expect(mine[0].retencaoCopiasDias).toBe(7);
     expect(mine[0].zonas.map((z: Zona) => z._id).sort()).toEqual([a?._id, b?._id].sort());
     expect(mine[0].zonas[0].poligono.length).toBeGreaterThan(3);
   });

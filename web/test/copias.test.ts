@@ -9,7 +9,7 @@ import { ipFlow } from '@novus/domain/flows/ip';
 import { posteFlow } from '@novus/domain/flows/poste';
 import { FLOWS } from '@novus/domain/flows/registry';
 import { unidadeFlow } from '@novus/domain/flows/unidade';
-import { COPIAS_LIMITE_USO, CopiasDatabase, CopiaStore } from '../src/offline/copias';
+import { COPIAS_LIMITE_USO, CopiasDatabase, CopiaStore, retencaoCopiasDias } from '../src/offline/copias';
 import { type LocalProjeto, NovusDatabase } from '../src/offline/db';
 import { type LocalColeta, RecordStore } from '../src/offline/records';
 import { copiasText } from '../src/offline/storage-panel';
@@ -294,11 +294,40 @@ describe('the copies of what was sent', () => {
       const recent = await unidade('2');
       await records.confirmUploaded(unidadeFlow, recent, 'João');
       clock += RETENCAO_COPIAS_DIAS * DAY - DAY - 1000; // the first one is exactly at the end of its window
-      expect(await copias.dropExpired()).toBe(0);
+      expect(await copias.dropExpired(retencaoCopiasDias([PROJETO]))).toBe(0);
       clock += 1001;
-      expect(await copias.dropExpired()).toBe(1);
+      expect(await copias.dropExpired(retencaoCopiasDias([PROJETO]))).toBe(1);
       expect((await copias.ofTecnico('Maria')).length).toBe(0);
       expect((await copias.ofTecnico('João')).map(({ id }) => id)).toEqual([recent.id]);
+    });
+
+    it("keeps each project's copies for the days its form sets; one the device does not have, for the default", async () => {
+      const sent = await unidade('1');
+      await records.confirmUploaded(unidadeFlow, sent, 'Maria');
+      clock += 3 * DAY;
+      expect(await copias.dropExpired(retencaoCopiasDias([{ ...PROJETO, retencaoCopiasDias: 30 }]))).toBe(0);
+      expect(await copias.dropExpired(retencaoCopiasDias([]))).toBe(0);
+      expect(retencaoCopiasDias([])(PROJETO.id)).toBe(RETENCAO_COPIAS_DIAS);
+      expect(await copias.dropExpired(retencaoCopiasDias([{ ...PROJETO, retencaoCopiasDias: 2 }]))).toBe(1);
+      expect(await copias.ofTecnico('Maria')).toEqual([]);
+    });
+
+    it('a sync trims by the window of the project it downloads', async () => {
+      server.getProjetos = async () => [{ ...structuredClone(PROJETO), retencaoCopiasDias: 2 }];
+      const sent = await unidade('1');
+      await records.confirmUploaded(unidadeFlow, sent, 'Maria');
+      clock += 3 * DAY;
+      server.records.set(sent.id, { flow: 'hc', tecnico: 'Maria', fotos: new Map(), reenvio: false });
+      expect((await sync()).ok).toBe(true);
+      expect(await copias.ofTecnico('Maria')).toEqual([]);
+      // A longer window keeps what the default would have let go.
+      server.getProjetos = async () => [{ ...structuredClone(PROJETO), retencaoCopiasDias: 30 }];
+      const kept = await unidade('2');
+      await records.confirmUploaded(unidadeFlow, kept, 'Maria');
+      server.records.set(kept.id, { flow: 'hc', tecnico: 'Maria', fotos: new Map(), reenvio: false });
+      clock += (RETENCAO_COPIAS_DIAS + 1) * DAY;
+      expect((await sync()).ok).toBe(true);
+      expect((await copias.ofTecnico('Maria')).map(({ id }) => id)).toEqual([kept.id]);
     });
 
     it('when the device passes 90 % of its quota, drops the oldest copies of every technician until under it', async () => {

@@ -133,6 +133,7 @@ describe('the project form', () => {
       { type: 'fluxo', fluxo: 'hc', checked: true },
       { type: 'opcao', field: 'disponivelInterpres', value: true },
       { type: 'opcao', field: 'carimboFotos', value: false },
+      { type: 'field', field: 'retencaoCopiasDias', value: '30' },
       await pick('ip', 'pontos-ip.txt'),
     );
     const body = projetoFormBody(state, 'p1');
@@ -144,6 +145,9 @@ describe('the project form', () => {
     expect(body.get('disponivelInterpres')).toBe('true');
     expect(body.get('carimboFotos')).toBe('false');
     expect(projetoFormBody(EMPTY_PROJETO_FORM).get('carimboFotos')).toBe('true');
+    expect(body.get('retencaoCopiasDias')).toBe('30');
+    // the phones keep what they sent for 7 days unless the project says otherwise (issue 39)
+    expect(projetoFormBody(EMPTY_PROJETO_FORM).get('retencaoCopiasDias')).toBe('7');
     expect(body.get('arquivoIP')).toBe(sample('pontos-ip.txt'));
     expect(body.has('kml')).toBe(false);
     expect(body.has('arquivoBDGD')).toBe(false);
@@ -159,6 +163,7 @@ describe('the project form', () => {
       fuso: 22,
       disponivelInterpres: true,
       carimboFotos: false,
+      retencaoCopiasDias: 15,
       zonas: [{ _id: 'z1', label: 'Zona Centro', poligono: [{ lat: -25.4, lng: -49.2 }] }],
       pontos: { ip: [{ _id: 'i1', coordenadas: [-25.43, -49.27] }], bdgd: [], fiscalizacao: [], lpt2: [] },
     };
@@ -166,6 +171,7 @@ describe('the project form', () => {
     expect(state).toMatchObject({ nome: 'Curitiba', cliente: 'c1', fuso: '22', fluxos: ['hc', 'ip'] });
     expect(state.disponivelInterpres).toBe(true);
     expect(state.carimboFotos).toBe(false);
+    expect(state.retencaoCopiasDias).toBe('15');
     expect(state.saved.counts.ip).toBe(1);
     expect(mapData(state).zonas).toHaveLength(1);
     const replaced = projetoFormReducer(state, await pick('kml', 'zoneamento-curitiba.kml'));

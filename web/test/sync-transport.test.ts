@@ -94,6 +94,7 @@ describe('HttpSyncTransport', () => {
     fuso: 22,
     limiteDownload: null,
     carimboFotos: false,
+    retencaoCopiasDias: 30,
     mapaBase: null,
     zonas: [
       {
@@ -117,6 +118,8 @@ describe('HttpSyncTransport', () => {
         mapaBase: null,
         // the photo stamp's setting (issue 26): the device stamps unless the project turned it off
         carimboFotos: false,
+        // how long the phone keeps what it sent of the project (issue 39)
+        retencaoCopiasDias: 30,
       },
     ]);
     expect(calls[0]?.url).toBe('/api/projeto/getByUser');

@@ -1,5 +1,6 @@
 // /api/projeto (SPEC.md 7 'Projects'): reads by role and ownership, writes by the administrador, and getByUser, the
 // projects a device downloads.
+import { RETENCAO_COPIAS_DIAS_MAX, RETENCAO_COPIAS_DIAS_MIN } from '../constants.ts';
 import { FLUXOS } from '../flows/keys.ts';
 import { PRELOADED_FLOWS } from '../flows/registry.ts';
 import { projetoFieldsSchema } from '../projeto.ts';
@@ -16,6 +17,8 @@ const point = z
 const polygon = z
   .object({ type: z.literal('Polygon'), coordinates: z.array(z.array(z.array(z.number()))) })
   .describe('Polígono GeoJSON.');
+
+const retencaoCopiasDias = z.number().int().min(RETENCAO_COPIAS_DIAS_MIN).max(RETENCAO_COPIAS_DIAS_MAX);
 
 const zonaAnswer = z.object({
   _id: uuid,
@@ -58,6 +61,9 @@ const projetoDetailAnswer = z
     carimboFotos: z
       .boolean()
       .describe('As fotos recebem o carimbo de data, hora, local e técnico (ligado por padrão).'),
+    retencaoCopiasDias: retencaoCopiasDias.describe(
+      'Por quantos dias o aparelho guarda o que enviou deste projeto, para reenviar a um servidor restaurado (1 a 90, 7 por padrão).',
+    ),
     imagensMapa: z.array(z.unknown()),
     zonas: z.array(zonaAnswer),
     /** The project's basemap package (issue 23), null without one. */
@@ -133,6 +139,9 @@ export const listProjetosOfUser = endpoint({
           fuso: z.number().int().nullable(),
           limiteDownload: z.number().int().nullable(),
           carimboFotos: z.boolean().describe('O aparelho carimba as fotos deste projeto.'),
+          retencaoCopiasDias: retencaoCopiasDias.describe(
+            'Por quantos dias o aparelho guarda as cópias do que enviou deste projeto.',
+          ),
           /** The basemap package the device downloads for its zones (coverage judged against them), or null. */
           mapaBase: mapaBaseAnswer.nullable(),
         })

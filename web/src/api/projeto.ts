@@ -11,7 +11,14 @@ export interface PontoPreloaded {
 
 export interface ProjetoDetail extends Pick<
   ProjetoAnswer,
-  '_id' | 'nome' | 'cliente' | 'fluxos' | 'fuso' | 'disponivelInterpres' | 'carimboFotos'
+  | '_id'
+  | 'nome'
+  | 'cliente'
+  | 'fluxos'
+  | 'fuso'
+  | 'disponivelInterpres'
+  | 'carimboFotos'
+  | 'retencaoCopiasDias'
 > {
   zonas: Pick<ProjetoAnswer['zonas'][number], '_id' | 'label' | 'poligono'>[];
   pontos: Record<PreloadedFluxo, PontoPreloaded[]>;
@@ -23,7 +30,8 @@ function pontoPreloaded({ _id, coordenadas: [lat, lng] = [] }: PontoAnswer): Pon
 
 /** getProjeto's, createProjeto's or updateProjeto's answer as the form reads it. */
 export function projetoDetail(answer: ProjetoAnswer): ProjetoDetail {
-  const { _id, nome, cliente, fluxos, fuso, disponivelInterpres, carimboFotos, zonas } = answer;
+  const { _id, nome, cliente, fluxos, fuso, disponivelInterpres, carimboFotos, retencaoCopiasDias, zonas } =
+    answer;
   const fields: Readonly<Record<string, unknown>> = answer;
   // parsed by the declared answer, whose shape holds every preloaded flow's points under its formField
   const pontosOf = (field: string) => (fields[field] as PontoAnswer[]).map(pontoPreloaded);
@@ -35,6 +43,7 @@ export function projetoDetail(answer: ProjetoAnswer): ProjetoDetail {
     fuso,
     disponivelInterpres,
     carimboFotos,
+    retencaoCopiasDias,
     zonas,
     pontos: Object.fromEntries(
       PRELOADED_FLOWS.map((flow) => [flow.key, pontosOf(flow.preload.formField)]),

@@ -205,6 +205,7 @@ function toLocalProjeto(remote: RemoteProjeto): LocalProjeto {
     ...(typeof remote.limiteDownload === 'number' ? { limiteDownload: remote.limiteDownload } : {}),
     mapaBase: remote.mapaBase,
     carimboFotos: remote.carimboFotos,
+    retencaoCopiasDias: remote.retencaoCopiasDias,
   };
 }
 

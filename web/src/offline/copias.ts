@@ -6,6 +6,7 @@ import { Dexie, type EntityTable } from 'dexie';
 import { RETENCAO_COPIAS_DIAS } from '@novus/domain/constants';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
 import type { Fluxo } from '@novus/domain/flows/keys';
+import type { LocalProjeto } from './db';
 import type { LocalColeta } from './records';
 import { reopening } from './reopen';
 
@@ -50,12 +51,19 @@ export interface CopiasResumo {
   bytes: number;
 }
 
+/** How many days the copies of a project are kept. */
+export type RetencaoCopias = (projeto: string) => number;
+
 /**
- * How many days a project's copies are kept. One function, so a project's own setting can replace the constant
- * (issue 39 names it a project setting; the server does not carry one yet).
+ * Each project's window as the device has it (the project form's setting, downloaded with the projects); for a project
+ * it does not have (out of this technician's zones, another technician's on a shared phone, cached by an older app),
+ * RETENCAO_COPIAS_DIAS.
  */
-export function retencaoCopiasDias(_projeto: string): number {
-  return RETENCAO_COPIAS_DIAS;
+export function retencaoCopiasDias(
+  projetos: readonly Pick<LocalProjeto, 'id' | 'retencaoCopiasDias'>[],
+): RetencaoCopias {
+  const dias = new Map(projetos.map((projeto) => [projeto.id, projeto.retencaoCopiasDias]));
+  return (projeto) => dias.get(projeto) ?? RETENCAO_COPIAS_DIAS;
 }
 
 export class CopiasDatabase extends Dexie {
@@ -114,13 +122,13 @@ export class CopiaStore {
   }
 
   /** The copies past their project's window; how many went. */
-  async dropExpired(): Promise<number> {
+  async dropExpired(retencao: RetencaoCopias): Promise<number> {
     const now = this.now();
     return this.reopening(() =>
       this.db.transaction('rw', this.db.copia, async () => {
         const expired: string[] = [];
         await this.db.copia.each((copia) => {
-          if (now - copia.enviadoEm > retencaoCopiasDias(copia.projeto) * DAY_MS) expired.push(copia.id);
+          if (now - copia.enviadoEm > retencao(copia.projeto) * DAY_MS) expired.push(copia.id);
         });
         await this.db.copia.bulkDelete(expired);
         return expired.length;

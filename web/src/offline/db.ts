@@ -24,6 +24,8 @@ export interface LocalProjeto {
   mapaBase?: MapaBase | null;
   /** Photos get the stamp (issue 26) unless the project turned it off: absent (an older server) means on. */
   carimboFotos?: boolean;
+  /** How many days the phone keeps a copy of what it sent of this project (issue 39); absent: RETENCAO_COPIAS_DIAS. */
+  retencaoCopiasDias?: number;
 }
 
 /** A flow's indexes: what sync and the lists read (points by their collected state, LPT Agiltec by OS). */

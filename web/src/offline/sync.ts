@@ -11,7 +11,7 @@ import type { EstadoConferido } from '@novus/domain/api/registros';
 import type { CorrecaoRemota } from '@novus/domain/api/revisao';
 import { deviceDownload, type FlowDefinition } from '@novus/domain/flows/flow';
 import type { Fluxo } from '@novus/domain/flows/keys';
-import type { Copia, UsoDoEspaco } from './copias';
+import { type Copia, retencaoCopiasDias, type UsoDoEspaco } from './copias';
 import type { LocalProjeto, NovusDatabase } from './db';
 import { reopening } from './reopen';
 import { type LocalColeta, type RecordStore, type RemoteColeta, sha256HexOf } from './records';
@@ -365,7 +365,7 @@ export class SyncEngine {
       }
       // What this technician sent earlier and the server may have lost since (a restored backup): before the
       // downloads, so the records sent again come back with them.
-      await this.conferirCopias();
+      await this.conferirCopias(projetos);
       // Before the zone downloads: a correction approved since leaves here, and the download then brings the
       // record as the server holds it.
       current = 'SINCRONIZACAO CORRECOES';
@@ -617,21 +617,21 @@ export class SyncEngine {
   }
 
   /**
-   * The copies of what was sent (issue 39): those past their window go, and those of every technician, oldest
-   * first, when the device runs short of space; then this technician's are asked about, in chunks, by their photos'
-   * SHA-256s as written. Lacking on the server: sent again as ordinary uploads marked `reenvio` (the copy stays, its
-   * window goes on); held but with photo files lost: those photos given back; deleted on purpose or someone else's:
-   * the copy goes. Only what is sent is read, and a photo whose bytes no longer match its hash is not sent (the sync
-   * says so). A failure here is logged and said at the end of the sync, which goes on: the records' sync stands,
-   * and the copies stay as they are for the next one.
+   * The copies of what was sent (issue 39): those past their project's window go (as the projects just downloaded set
+   * it), and those of every technician, oldest first, when the device runs short of space; then this technician's are
+   * asked about, in chunks, by their photos' SHA-256s as written. Lacking on the server: sent again as ordinary
+   * uploads marked `reenvio` (the copy stays, its window goes on); held but with photo files lost: those photos given
+   * back; deleted on purpose or someone else's: the copy goes. Only what is sent is read, and a photo whose bytes no
+   * longer match its hash is not sent (the sync says so). A failure here is logged and said at the end of the sync,
+   * which goes on: the records' sync stands, and the copies stay as they are for the next one.
    */
-  private async conferirCopias(): Promise<void> {
+  private async conferirCopias(projetos: readonly LocalProjeto[]): Promise<void> {
     const { records, transport, tecnico } = this.options;
     const { copias } = records;
     if (!copias) return;
     const corrupt: { flow: FlowDefinition; found: CorruptRecord }[] = [];
     try {
-      await copias.dropExpired();
+      await copias.dropExpired(retencaoCopiasDias(projetos));
       const usage = this.options.storageUsage ? await this.options.storageUsage().catch(() => null) : null;
       await copias.dropForSpace(usage);
       const conferir = transport.conferir?.bind(transport);

@@ -87,7 +87,8 @@ export async function clienteValores(tx: Queryable, id: string): Promise<Valores
 export async function projetoValores(tx: Queryable, id: string): Promise<Valores | null> {
   const rows = await tx.query<Valores>(
     `SELECT p.nome, c.nome AS cliente, p.fluxos, p.fuso, p.disponivel_interpres AS "disponivelInterpres",
-       p.limite_download AS "limiteDownload", p.carimbo_fotos AS "carimboFotos"
+       p.limite_download AS "limiteDownload", p.carimbo_fotos AS "carimboFotos",
+       p.retencao_copias_dias AS "retencaoCopiasDias"
      FROM projetos p JOIN clientes c ON c.id = p.cliente WHERE p.id = $1 FOR UPDATE OF p`,
     [id],
   );

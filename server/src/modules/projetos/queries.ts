@@ -1,5 +1,6 @@
 // SQL for projects, their zones (PostGIS polygons) and their preloaded points (rows of `registros`).
 import type { Polygon } from 'geojson';
+import { RETENCAO_COPIAS_DIAS } from '@novus/domain/constants';
 import { type PreloadedFlow, type PreloadedFluxo, PRELOADED_FLUXOS } from '@novus/domain/flows/registry';
 import type { ProjetoScope } from '../../auth/access.ts';
 import type { Queryable } from '../../db/database.ts';
@@ -16,11 +17,12 @@ export interface ProjetoRow {
   disponivel_interpres: boolean;
   limite_download: number | null;
   carimbo_fotos: boolean;
+  retencao_copias_dias: number;
   imagens_mapa: unknown[];
 }
 
 const PROJETO_SELECT = `SELECT p.id, p.nome, p.cliente, c.nome AS cliente_nome, p.fluxos, p.fuso,
-  p.disponivel_interpres, p.limite_download, p.carimbo_fotos, p.imagens_mapa
+  p.disponivel_interpres, p.limite_download, p.carimbo_fotos, p.retencao_copias_dias, p.imagens_mapa
   FROM projetos p JOIN clientes c ON c.id = p.cliente`;
 
 export async function listProjetos(db: Queryable, scope: ProjetoScope): Promise<ProjetoRow[]> {
@@ -98,12 +100,15 @@ const projetoValues = (input: ProjetoInput) => [
   input.limiteDownload ?? null,
   // absent (an older form or API client): on for a new project, as it was for one edited
   input.carimboFotos ?? null,
+  // absent likewise: the column's default for a new project, as it was for one edited
+  input.retencaoCopiasDias ?? null,
 ];
 
 export async function insertProjeto(tx: Queryable, input: ProjetoInput): Promise<string> {
   const rows = await tx.query<{ id: string }>(
-    `INSERT INTO projetos (nome, cliente, fluxos, fuso, disponivel_interpres, limite_download, carimbo_fotos)
-     VALUES ($1, $2, $3, $4, $5, $6, coalesce($7, true)) RETURNING id`,
+    `INSERT INTO projetos (nome, cliente, fluxos, fuso, disponivel_interpres, limite_download, carimbo_fotos,
+       retencao_copias_dias)
+     VALUES ($1, $2, $3, $4, $5, $6, coalesce($7, true), coalesce($8, ${RETENCAO_COPIAS_DIAS})) RETURNING id`,
     projetoValues(input),
   );
   const row = rows[0];
@@ -114,7 +119,8 @@ export async function insertProjeto(tx: Queryable, input: ProjetoInput): Promise
 export async function updateProjeto(tx: Queryable, id: string, input: ProjetoInput): Promise<boolean> {
   const rows = await tx.query<{ id: string }>(
     `UPDATE projetos SET nome = $2, cliente = $3, fluxos = $4, fuso = $5, disponivel_interpres = $6,
-       limite_download = $7, carimbo_fotos = coalesce($8, carimbo_fotos)
+       limite_download = $7, carimbo_fotos = coalesce($8, carimbo_fotos),
+       retencao_copias_dias = coalesce($9, retencao_copias_dias)
      WHERE id = $1 RETURNING id`,
     [id, ...projetoValues(input)],
   );

@@ -103,6 +103,7 @@ export async function projetoRoutes(
       disponivelInterpres: row.disponivel_interpres,
       limiteDownload: row.limite_download,
       carimboFotos: row.carimbo_fotos,
+      retencaoCopiasDias: row.retencao_copias_dias,
       imagensMapa: row.imagens_mapa,
       zonas: zonas.map(zonaJson),
       mapaBase: mapas[0] ? mapaBaseJson(mapas[0], zonas) : null,
@@ -159,6 +160,7 @@ export async function projetoRoutes(
         fuso: projeto.fuso,
         limiteDownload: projeto.limite_download,
         carimboFotos: projeto.carimbo_fotos,
+        retencaoCopiasDias: projeto.retencao_copias_dias,
         mapaBase: mapa ? mapaBaseJson(mapa, suas) : null,
       };
     });

@@ -29,6 +29,7 @@ const CAMPO_LABELS: Record<string, string> = {
   disponivelInterpres: 'Disponibilizar no Interpres',
   limiteDownload: 'Limite de download',
   carimboFotos: 'Carimbar as fotos',
+  retencaoCopiasDias: 'Cópias de segurança no aparelho (dias)',
   login: 'Login',
   firstName: 'Primeiro Nome',
   lastName: 'Sobrenome',

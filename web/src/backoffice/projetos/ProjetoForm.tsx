@@ -18,6 +18,7 @@ import {
 } from '@mui/material';
 import { createProjeto, getProjeto, updateProjeto } from '@novus/domain/api/projetos';
 import { getConfig } from '@novus/domain/api/sistema';
+import { RETENCAO_COPIAS_DIAS_MAX, RETENCAO_COPIAS_DIAS_MIN } from '@novus/domain/constants';
 import { FLUXOS } from '@novus/domain/flows/keys';
 import { FLUXO_FORM_LABELS, PRELOADED_FLOWS } from '@novus/domain/flows/registry';
 import { decodeTextFile } from '@novus/domain/geo/text-file';
@@ -277,6 +278,20 @@ export function ProjetoForm() {
                   }
                 />
               </FormGroup>
+              <TextField
+                id="projeto-retencao-copias"
+                type="number"
+                label="Cópias de segurança no aparelho (dias)"
+                value={state.retencaoCopiasDias}
+                onChange={(event) =>
+                  dispatch({ type: 'field', field: 'retencaoCopiasDias', value: event.target.value })
+                }
+                helperText="Por quantos dias o aparelho guarda o que enviou, para reenviar a um servidor restaurado de um backup."
+                slotProps={{
+                  inputLabel: { shrink: true },
+                  htmlInput: { min: RETENCAO_COPIAS_DIAS_MIN, max: RETENCAO_COPIAS_DIAS_MAX, step: 1 },
+                }}
+              />
               <Stack direction="row" spacing={1}>
                 <SubmitButton sending={sending} />
                 <Button component={RouterLink} to="/backoffice/projeto" variant="text">

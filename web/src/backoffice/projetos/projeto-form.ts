@@ -1,6 +1,7 @@
 // The project form's state and rules (SPEC.md sections 2, 4, 5): fields, the files picked in this session
 // (parsed in the browser only for the preview: the server parses the raw text itself), the project as
 // saved, and the form-encoded body the server takes.
+import { RETENCAO_COPIAS_DIAS } from '@novus/domain/constants';
 import { FLUXOS, type Fluxo } from '@novus/domain/flows/keys';
 import {
   FLOW_BY_KEY,
@@ -44,6 +45,8 @@ export interface ProjetoFormState {
   disponivelInterpres: boolean;
   /** The photo stamp (issue 26): on unless turned off. */
   carimboFotos: boolean;
+  /** How many days the phones keep what they sent (issue 39), as the number input holds it: the server checks it. */
+  retencaoCopiasDias: string;
   files: Partial<Record<FileSlot, PickedFile>>;
   fileErrors: Partial<Record<FileSlot, string>>;
   /** What the server has (edit), shown while no new file replaces it. */
@@ -53,7 +56,7 @@ export interface ProjetoFormState {
 export type ProjetoFormAction =
   | { type: 'loaded'; projeto: ProjetoDetail }
   | { type: 'reset' }
-  | { type: 'field'; field: 'nome' | 'cliente' | 'fuso'; value: string }
+  | { type: 'field'; field: 'nome' | 'cliente' | 'fuso' | 'retencaoCopiasDias'; value: string }
   | { type: 'opcao'; field: 'disponivelInterpres' | 'carimboFotos'; value: boolean }
   | { type: 'fluxo'; fluxo: Fluxo; checked: boolean }
   | { type: 'filePicked'; slot: FileSlot; file: PickedFile }
@@ -77,6 +80,7 @@ export const EMPTY_PROJETO_FORM: ProjetoFormState = {
   fluxos: [],
   disponivelInterpres: false,
   carimboFotos: true,
+  retencaoCopiasDias: String(RETENCAO_COPIAS_DIAS),
   files: {},
   fileErrors: {},
   saved: NO_SAVED,
@@ -185,6 +189,7 @@ function fromProjeto(projeto: ProjetoDetail): ProjetoFormState {
     fluxos: FLUXOS.filter((fluxo) => projeto.fluxos.includes(fluxo)),
     disponivelInterpres: projeto.disponivelInterpres,
     carimboFotos: projeto.carimboFotos,
+    retencaoCopiasDias: String(projeto.retencaoCopiasDias),
     saved: {
       zonas: projeto.zonas.map((zona) => ({
         key: zona._id,
@@ -261,6 +266,7 @@ export function projetoFormBody(state: ProjetoFormState, id?: string): URLSearch
   for (const fluxo of state.fluxos) body.append('fluxos', fluxo);
   body.set('disponivelInterpres', String(state.disponivelInterpres));
   body.set('carimboFotos', String(state.carimboFotos));
+  body.set('retencaoCopiasDias', state.retencaoCopiasDias);
   const kml = state.files.kml;
   if (kml !== undefined) body.set('kml', kml.text);
   for (const flow of PRELOADED_FLOWS) {
