@@ -42,10 +42,12 @@ export interface WorldOptions {
   pontos?: Record<string, unknown[]>;
   /** The photo stamp (issue 26), on by default as for any new project. */
   carimboFotos?: boolean;
+  /** A server of the spec's own (one on PostgreSQL, say) instead of the run's. */
+  baseURL?: string;
 }
 
-export async function adminApi(): Promise<APIRequestContext> {
-  const admin = await request.newContext({ baseURL: BASE_URL });
+export async function adminApi(baseURL: string = BASE_URL): Promise<APIRequestContext> {
+  const admin = await request.newContext({ baseURL });
   const response = await admin.post('/api/auth/login', {
     data: { login: ADMIN.login, password: ADMIN.password },
   });
@@ -57,8 +59,9 @@ export async function setUpWorld({
   fluxos = 'hc,poste',
   pontos = {},
   carimboFotos = true,
+  baseURL = BASE_URL,
 }: WorldOptions = {}): Promise<CollectWorld> {
-  const admin = await adminApi();
+  const admin = await adminApi(baseURL);
   const cliente = await createCliente(admin, unique('Cliente Campo'));
   const projetoNome = unique('Projeto Campo');
   const created = await admin.post('/api/projeto', {

@@ -14,7 +14,8 @@ import { acaoLabel, entidadeLabel, formatQuando, mudancas, objetoNome } from './
 
 export function AuditoriaTable({ entradas }: { entradas: readonly Entrada[] }) {
   return (
-    <TableContainer>
+    // A long change list can make the table wider than the screen: then it scrolls, and the keyboard must reach it.
+    <TableContainer tabIndex={0} role="region" aria-label="Alterações registradas">
       <Table size="small" aria-label="Alterações registradas">
         <TableHead>
           <TableRow>

@@ -4,7 +4,9 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Alert, Box, Button, Paper, Stack, Typography } from '@mui/material';
 import { listProjetos } from '@novus/domain/api/projetos';
+import { deleteRegistro } from '@novus/domain/api/registros';
 import { aprovarLote, decidirRevisao, listRevisao, type ItemRevisao } from '@novus/domain/api/revisao';
+import { FLOW_BY_KEY } from '@novus/domain/flows/registry';
 import { getConfig } from '@novus/domain/api/sistema';
 import type { EstadoRevisao } from '@novus/domain/revisao';
 import { ApiError } from '../../api/client';
@@ -15,6 +17,7 @@ import { LOAD_FAILURE } from '../extrator/messages';
 import { ProjetoPageHead } from '../extrator/ProjetoPageHead';
 import { useApiLoad, useScopedChoice } from '../extrator/use-api-load';
 import { serverMessageOr } from '../server-message';
+import { DeleteDialog } from '../shared/DeleteDialog';
 import { NoticeAlert, type Notice } from '../shared/notice';
 import { LimitesQualidade } from './LimitesQualidade';
 import { REVISAO_FAILURE, REVISAO_TEXT } from './messages';
@@ -98,6 +101,8 @@ export function RevisaoPage() {
   /** 'Aprovar todos' asks: how many the filter shows that are not approved yet (null: no dialog). */
   const [aAprovar, setAAprovar] = useState<number | null>(null);
   const aprovandoTodos = aAprovar !== null;
+  /** The record 'Excluir' asks about (null: no dialog). */
+  const [aExcluir, setAExcluir] = useState<ItemRevisao | null>(null);
 
   const answer = lista.status === 'done' ? lista.value : null;
   const registros = (answer?.registros ?? []).map((registro) => decididos.get(registro.id) ?? registro);
@@ -168,6 +173,27 @@ export function RevisaoPage() {
     }
   };
 
+  /**
+   * The administrador deletes a record (issue 39): the server remembers it, so the phones that still keep a copy do
+   * not send it back. The page is asked for again, without it.
+   */
+  const excluir = async (registro: ItemRevisao) => {
+    setAExcluir(null);
+    setBusy(true);
+    setNotice(null);
+    try {
+      await api.call(deleteRegistro, { params: { id: registro.id } });
+      setNotice({ severity: 'success', text: REVISAO_TEXT.excluido });
+      setEscolha(null);
+      setRecarga((value) => value + 1);
+    } catch (error) {
+      log(REVISAO_FAILURE.exclusao.log, error);
+      setNotice({ severity: 'error', text: serverMessageOr(error, REVISAO_FAILURE.exclusao.text) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
   /** The count the confirmation announces and the server checks: the filter's records not approved yet (`aAprovar`). */
   const perguntarAprovarTodos = async () => {
     if (answer === null) return;
@@ -204,7 +230,7 @@ export function RevisaoPage() {
   };
 
   const atalho = (acao: Atalho) => {
-    if (busy || reprovando || aprovandoTodos) return;
+    if (busy || reprovando || aprovandoTodos || aExcluir !== null) return;
     if (acao === 'proximo') mover(1);
     else if (acao === 'anterior') mover(-1);
     else if (selecionado !== null && podeDecidir) {
@@ -322,6 +348,7 @@ export function RevisaoPage() {
                 onReprovar={() => setReprovando(true)}
                 onProximo={() => mover(1)}
                 onAnterior={() => mover(-1)}
+                {...(isAdmin ? { onExcluir: () => setAExcluir(selecionado) } : {})}
               />
             )}
           </Box>
@@ -343,6 +370,12 @@ export function RevisaoPage() {
         busy={busy}
         onCancel={() => setAAprovar(null)}
         onConfirm={() => void aprovarTodos()}
+      />
+      <DeleteDialog
+        open={aExcluir !== null}
+        text={aExcluir === null ? '' : FLOW_BY_KEY[aExcluir.fluxo].deleteConfirm}
+        onConfirm={() => aExcluir !== null && void excluir(aExcluir)}
+        onCancel={() => setAExcluir(null)}
       />
     </Stack>
   );

@@ -20,6 +20,8 @@ interface Props {
   onReprovar: () => void;
   onProximo: () => void;
   onAnterior: () => void;
+  /** 'Excluir' (the administrador only, issue 39): absent, the button is not offered. */
+  onExcluir?: () => void;
 }
 
 export function RevisaoShow({
@@ -31,6 +33,7 @@ export function RevisaoShow({
   onReprovar,
   onProximo,
   onAnterior,
+  onExcluir,
 }: Props) {
   const flow = FLOW_BY_KEY[registro.fluxo];
   const campos = camposDoRegistro(registro.fluxo, registro.dados);
@@ -85,6 +88,11 @@ export function RevisaoShow({
             <Button variant="outlined" onClick={onProximo} disabled={busy}>
               Próximo
             </Button>
+            {onExcluir !== undefined && (
+              <Button variant="outlined" color="error" onClick={onExcluir} disabled={busy}>
+                Excluir
+              </Button>
+            )}
           </Stack>
         ) : (
           <Stack direction="row" spacing={1}>

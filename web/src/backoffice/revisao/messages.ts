@@ -8,6 +8,7 @@ export const REVISAO_TEXT = {
   escolhaRegistro: 'Escolha um registro da lista para revisá-lo.',
   aprovado: 'Registro aprovado.',
   reprovado: 'Registro reprovado.',
+  excluido: 'Registro excluído.',
   aprovadosLote: (n: number) => (n === 1 ? '1 registro aprovado.' : `${n} registros aprovados.`),
   nadaAAprovar: 'Todos os registros destes filtros já estão aprovados.',
   limitesGravados: 'Limites de qualidade gravados.',
@@ -24,6 +25,7 @@ export const REVISAO_FAILURE = {
   historico: { log: 'Falha ao carregar o histórico', text: `Falha ao carregar o histórico.${LOG_SUFFIX}` },
   decisao: { log: 'Falha ao gravar a revisão', text: `Falha ao gravar a revisão.${LOG_SUFFIX}` },
   lote: { log: 'Falha ao aprovar em lote', text: `Falha ao aprovar os registros.${LOG_SUFFIX}` },
+  exclusao: { log: 'Falha ao excluir registro', text: `Falha ao excluir registro.${LOG_SUFFIX}` },
   limites: {
     log: 'Falha ao carregar os limites de qualidade',
     text: `Falha ao carregar os limites de qualidade.${LOG_SUFFIX}`,
