@@ -7,6 +7,7 @@ import { RETENCAO_COPIAS_DIAS } from '@novus/domain/constants';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
 import type { Fluxo } from '@novus/domain/flows/keys';
 import type { LocalProjeto } from './db';
+import { PhotoEncoding, storedSize } from './photo-encoding';
 import type { LocalColeta } from './records';
 import { reopening } from './reopen';
 
@@ -68,19 +69,23 @@ export function retencaoCopiasDias(
 
 export class CopiasDatabase extends Dexie {
   declare copia: EntityTable<Copia, 'id'>;
+  /** How this device stores photos (issue 40), as Novus does. */
+  readonly fotos: PhotoEncoding;
 
-  constructor(name: string = COPIAS_DB_NAME) {
+  constructor(name: string = COPIAS_DB_NAME, fotos: PhotoEncoding = new PhotoEncoding()) {
     // 'strict' as Novus: a copy is on disk before the record it stands for leaves Novus.
     super(name, { chromeTransactionDurability: 'strict' });
     this.version(1).stores({ copia: 'id, tecnico, enviadoEm' });
+    this.fotos = fotos;
+    fotos.install(this);
   }
 }
 
-/** What a copy takes on the device: its photos' bytes (those it holds) and the rest as JSON. */
+/** What a copy takes on the device: its photos' bytes (those it holds, Blobs or bytes) and the rest as JSON. */
 function bytesOf(registro: LocalColeta): number {
   const fotos = [...registro.fotos, ...(registro.fotosServidor ?? []).map((foto) => foto.blob ?? null)];
   const { fotos: _fotos, fotosServidor: _servidor, ...campos } = registro;
-  return fotos.reduce((sum, foto) => sum + (foto?.size ?? 0), 0) + JSON.stringify(campos).length;
+  return fotos.reduce((sum, foto) => sum + storedSize(foto), 0) + JSON.stringify(campos).length;
 }
 
 export class CopiaStore {
@@ -97,7 +102,10 @@ export class CopiaStore {
     return reopening(this.db, run);
   }
 
-  /** Keeps what the server just confirmed: written before the record leaves Novus (RecordStore.confirmUploaded). */
+  /**
+   * Keeps what the server just confirmed: written before the record leaves Novus (RecordStore.confirmUploaded). Its
+   * photos are stored as the device stores photos (issue 40): their bytes read first where Blobs are refused.
+   */
   async keep(flow: FlowDefinition, registro: LocalColeta, tecnico: string): Promise<void> {
     const copia: Copia = {
       id: registro.id,
@@ -108,7 +116,11 @@ export class CopiaStore {
       bytes: bytesOf(registro),
       registro,
     };
-    await this.reopening(() => this.db.copia.put(copia));
+    const { fotos } = this.db;
+    await fotos.storing(async () => {
+      await fotos.prepare(registro);
+      await this.reopening(() => this.db.copia.put(copia));
+    });
   }
 
   /** The copies this technician sent, oldest first: never another's kept on the same device. */

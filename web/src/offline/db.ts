@@ -5,6 +5,7 @@ import { LOCAL_DB_NAME, LOCAL_DB_VERSION } from '@novus/domain/constants';
 import type { Lifecycle } from '@novus/domain/flows/flow';
 import { FLOWS } from '@novus/domain/flows/registry';
 import type { DatabaseState } from './db-state';
+import { PhotoEncoding } from './photo-encoding';
 
 export interface LocalZona {
   _id: string;
@@ -50,13 +51,17 @@ type Listener = () => void;
 
 export class NovusDatabase extends Dexie {
   declare projeto: EntityTable<LocalProjeto, 'id'>;
+  /** How this device stores photos (issue 40): shared with NovusCopias, so both learn it from one refused write. */
+  readonly fotos: PhotoEncoding;
   private state: DatabaseState = 'fechado';
   private readonly listeners = new Set<Listener>();
 
-  constructor(name: string = LOCAL_DB_NAME) {
+  constructor(name: string = LOCAL_DB_NAME, fotos: PhotoEncoding = new PhotoEncoding()) {
     // 'strict': a save is reported only once the browser wrote it to disk, not merely to its cache.
     super(name, { chromeTransactionDurability: 'strict' });
     this.version(DEXIE_VERSION).stores(STORE_SCHEMA);
+    this.fotos = fotos;
+    fotos.install(this);
     this.on('blocked', () => this.setState('bloqueado'));
     // Reopened after another tab's upgrade it still runs the older code: it keeps saying so until reloaded.
     this.on('ready', () => this.state !== 'substituido' && this.setState('aberto'), true);

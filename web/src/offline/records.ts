@@ -24,7 +24,8 @@ export interface LocalColeta {
   precisao?: number;
   /**
    * Photos taken on the device, by slot (null: empty slot). Stored as Blobs made from their bytes, never the
-   * camera's File objects (iOS 18 corrupts Files kept in IndexedDB): see RecordStore's photo writes.
+   * camera's File objects (iOS 18 corrupts Files kept in IndexedDB): see RecordStore's photo writes. Where the engine
+   * refuses Blobs (a private window) IndexedDB holds their bytes instead, and reads give Blobs back (photo-encoding.ts).
    */
   fotos: (Blob | null)[];
   /**
@@ -170,9 +171,26 @@ export class RecordStore {
     return reopening(this.db, run);
   }
 
-  /** A read-write transaction of one flow's store, retried whole on a reopened database (issue 25). */
-  private transaction<T>(table: Table<LocalColeta, string>, scope: () => Promise<T>): Promise<T> {
-    return reopening(this.db, () => this.db.transaction('rw', table, scope));
+  /**
+   * A read-write transaction of one flow's store, retried whole on a reopened database (issue 25), and once more with
+   * photos as bytes where the engine refuses Blobs (issue 40). `written` is what it writes from outside the
+   * transaction (records, photos): their bytes are read before it then; what it reads inside comes with them already.
+   */
+  private transaction<T>(
+    table: Table<LocalColeta, string>,
+    written: unknown,
+    scope: () => Promise<T>,
+  ): Promise<T> {
+    return this.writing(written, () => reopening(this.db, () => this.db.transaction('rw', table, scope)));
+  }
+
+  /** A write that may hold photos, stored as this device stores them (PhotoEncoding.storing). */
+  private writing<T>(written: unknown, write: () => Promise<T>): Promise<T> {
+    const { fotos } = this.db;
+    return fotos.storing(async () => {
+      await fotos.prepare(written);
+      return write();
+    });
   }
 
   /**
@@ -199,7 +217,7 @@ export class RecordStore {
     } catch {
       return null;
     }
-    const blob = new Blob([bytes], { type: foto.type });
+    const blob = this.db.fotos.blobOf(bytes, foto.type);
     const hash = await sha256HexOf(bytes);
     if (hash !== null) {
       const stored = { blob, hash };
@@ -228,7 +246,7 @@ export class RecordStore {
       id: uuidv7(this.now()),
       imagensCompactadas: coleta.fotos.every((foto) => foto === null),
     };
-    await this.reopening(() => this.table(flow).add(record));
+    await this.writing(record, () => this.reopening(() => this.table(flow).add(record)));
     return record;
   }
 
@@ -259,7 +277,7 @@ export class RecordStore {
   async collect(flow: FlowDefinition, id: string, collection: Collection): Promise<LocalColeta> {
     const fotos = await this.storedFotos(collection.fotos);
     const table = this.table(flow);
-    return this.transaction(table, async () => {
+    return this.transaction(table, fotos, async () => {
       const current = await table.get(id);
       if (!current) throw new Error('Registro não encontrado neste aparelho.');
       const { sincronizadoEm: _synced, precisao: _precisao, ...rest } = current;
@@ -304,7 +322,7 @@ export class RecordStore {
   async update(flow: FlowDefinition, record: LocalColeta): Promise<void> {
     const fotos = await this.storedFotos(record.fotos);
     const table = this.table(flow);
-    await this.transaction(table, async () => {
+    await this.transaction(table, [record, fotos], async () => {
       // Counted from what is stored, not from the caller's copy, which may be older than the sync's.
       const stored = await table.get(record.id);
       await table.put({ ...record, ...fotos, revision: (stored?.revision ?? 0) + 1 });
@@ -314,7 +332,7 @@ export class RecordStore {
   /** Deletes a record the technician may delete (isDeletable); a preloaded point never. */
   async deleteRecord(flow: FlowDefinition, id: string): Promise<void> {
     const table = this.table(flow);
-    await this.transaction(table, async () => {
+    await this.transaction(table, null, async () => {
       const record = await table.get(id);
       if (!record) return;
       if (!isDeletable(flow, record)) throw new DeleteRefusedError();
@@ -350,7 +368,7 @@ export class RecordStore {
   async confirmUploaded(flow: FlowDefinition, sent: LocalColeta, tecnico = ''): Promise<void> {
     if (flow.deleteAfterUpload) await this.copias?.keep(flow, sent, tecnico).catch(() => undefined);
     const table = this.table(flow);
-    await this.transaction(table, async () => {
+    await this.transaction(table, null, async () => {
       const current = await table.get(sent.id);
       // An edit keeps dataHora (and a unit has no coletaId): only the revision tells it from what was sent.
       if (
@@ -377,7 +395,7 @@ export class RecordStore {
    */
   async merge(flow: FlowDefinition, remote: readonly RemoteColeta[]): Promise<number> {
     const table = this.table(flow);
-    return this.transaction(table, async () => {
+    return this.transaction(table, null, async () => {
       const local = await table.bulkGet(remote.map((record) => record._id));
       const incoming = remote
         .filter((_, index) => {
@@ -397,7 +415,7 @@ export class RecordStore {
    */
   async storeCorrecao(flow: FlowDefinition, correcao: CorrecaoRemota): Promise<boolean> {
     const table = this.table(flow);
-    return this.transaction(table, async () => {
+    return this.transaction(table, null, async () => {
       const mine = await table.get(correcao.registro._id);
       if (mine && !mine.sincronizadoEm) return false;
       const fetched = new Map(
@@ -426,7 +444,7 @@ export class RecordStore {
    */
   async clearCorrecoes(flow: FlowDefinition, listed: ReadonlySet<string>): Promise<number> {
     const table = this.table(flow);
-    return this.transaction(table, async () => {
+    return this.transaction(table, null, async () => {
       const stale = await table
         .filter(
           (record) =>
@@ -459,9 +477,9 @@ export class RecordStore {
   /** The bytes of a correction's server photo, fetched by the sync so the form shows it offline. */
   async keepFotoServidor(flow: FlowDefinition, id: string, hash: string, fetched: Blob): Promise<void> {
     // Its bytes, not the network's Blob, as every photo kept on the device (read before the transaction).
-    const blob = new Blob([await fetched.arrayBuffer()], { type: fetched.type });
+    const blob = this.db.fotos.blobOf(await fetched.arrayBuffer(), fetched.type);
     const table = this.table(flow);
-    await this.transaction(table, async () => {
+    await this.transaction(table, blob, async () => {
       const record = await table.get(id);
       if (!record?.fotosServidor?.some((foto) => foto.hash === hash)) return;
       const fotosServidor = record.fotosServidor.map((foto) =>
@@ -480,7 +498,7 @@ export class RecordStore {
   async correct(flow: FlowDefinition, id: string, revision: Revision): Promise<LocalColeta> {
     const fotos = await this.storedFotos(revision.fotos);
     const table = this.table(flow);
-    return this.transaction(table, async () => {
+    return this.transaction(table, [fotos, revision.fotosServidor], async () => {
       const current = await table.get(id);
       if (!current) throw new Error('Registro não encontrado neste aparelho.');
       if (!current.correcao) throw new Error('Este registro não tem correção pedida.');

@@ -1,9 +1,12 @@
 // A lost IndexedDB connection reopened and the work run once more (issue 25). Apart from db.ts, so the record
 // helpers the first page reads (isPending) do not bring Dexie with them.
 import type { Dexie } from 'dexie';
+import { isBlobRefused } from './idb-errors';
 
 /** How IndexedDB reports a connection lost under the app (iOS in the background, WebKit bug 277615). */
 export function isConnectionLost(error: unknown): boolean {
+  // WebKit's refusal of a Blob is an UnknownError too: the connection is fine, the photos' form is not (issue 40).
+  if (isBlobRefused(error)) return false;
   for (let cause = error; typeof cause === 'object' && cause !== null;) {
     const name = 'name' in cause ? cause.name : undefined;
     const message = 'message' in cause && typeof cause.message === 'string' ? cause.message : '';

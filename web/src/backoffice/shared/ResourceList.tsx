@@ -133,6 +133,8 @@ export function ResourceList<T extends { _id: string }>({
           initialState={{ pagination: { paginationModel: { pageSize: GRID_PAGE_SIZE, page: 0 } } }}
           pageSizeOptions={[GRID_PAGE_SIZE]}
           localeText={ptBR.components.MuiDataGrid.defaultProps.localeText}
+          // A filter would first probe for eval, which the Content-Security-Policy forbids and reports (issue 40).
+          disableEval
         />
       </Box>
       <DeleteDialog

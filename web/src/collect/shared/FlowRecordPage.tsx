@@ -9,6 +9,7 @@ import type { FlowDefinition } from '@novus/domain/flows/flow';
 import { useReportFailure, useServices, useSession } from '../../shared/services';
 import { DEVICE_FAILURE } from '../../offline/device-log';
 import { type FotoServidor, isDeletable } from '../../offline/records';
+import { saveErrorText } from '../../offline/storage';
 import { type FlowUi, valuesOf } from '../flow-ui';
 import { ActionBar } from './ActionBar';
 import { CORRECAO_TEXTS, CorrecaoAlert, useCorrecaoHighlight } from './correcao';
@@ -87,7 +88,7 @@ export function FlowRecordPage({ flow, ui }: { flow: FlowDefinition; ui: FlowUi 
         }
         setSaved(true);
       } catch (cause) {
-        setError(cause instanceof Error ? cause.message : String(cause));
+        setError(saveErrorText(cause));
         reportFailure(DEVICE_FAILURE.save(flow.labels.record), cause);
       }
     },

@@ -14,6 +14,7 @@ import {
   useMap,
   useMapEvents,
 } from 'react-leaflet';
+import type { Map as LeafletMap } from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import type { MapaBase } from '@novus/domain/api/mapa-base';
 import type { TileConfig } from '@novus/domain/api/sistema';
@@ -195,6 +196,7 @@ export function FieldMap({
         </Pane>
         <FollowFirstFix position={position} picked={picked} />
         <CentreOn focus={focus} />
+        <EndZoomWithMap />
         {onPick && <PickOnTap onPick={onPick} />}
       </MapContainer>
     </Box>
@@ -225,5 +227,29 @@ function FollowFirstFix({ position, picked }: { position: GeoFix | null; picked:
     centred.current = true;
     map.setView([target.lat, target.lng], MAP_DEFAULTS.zoom);
   }, [map, position, picked]);
+  return null;
+}
+
+/** Leaflet's flag for a zoom animation under way, which its types leave out. */
+interface ZoomingMap extends LeafletMap {
+  _animatingZoom?: boolean;
+}
+
+/**
+ * Leaflet 1.9 ends a zoom animation on a 250 ms timer that map.remove() leaves running (Leaflet issue 9575, fixed
+ * after 1.9.4): a step that changes mid-zoom ('Gravar Coordenadas' as the map zooms to the first fix, or right after
+ * a tap on + or −) had the timer move a removed map, an uncaught "_leaflet_pos of undefined". With the map gone its
+ * zoom is over, so the timer finds nothing to do. map.stop() cannot help: remove() calls it, and it ends pans and flyTo only.
+ */
+function EndZoomWithMap() {
+  const map = useMap();
+  useEffect(() => {
+    const zooming: ZoomingMap = map;
+    // React runs this with react-leaflet's map.remove(), before or after it but in the same task, so the timer
+    // (a later task) always finds the flag down, and an animation frame still to start it finds no map.
+    return () => {
+      zooming._animatingZoom = false;
+    };
+  }, [map]);
   return null;
 }
