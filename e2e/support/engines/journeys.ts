@@ -21,6 +21,7 @@ import {
   waitForText,
   waitUntil,
 } from './engines';
+import { expectAccessibleIn } from './axe';
 import { FaultProxy } from './fault-proxy';
 import { DESKTOP } from '../screens';
 
@@ -65,6 +66,7 @@ async function jpegFile(engine: Engine, dir: string, label: string): Promise<str
 async function signIn(engine: Engine, url: string, login: string, password: string): Promise<void> {
   await engine.goto(`${url}/login`);
   await waitUntil('the login form', () => engine.has('button', 'Entrar'), 30_000);
+  await expectAccessibleIn(engine, 'login');
   await engine.fill('Login', login);
   await engine.fill('Senha', password);
   await engine.click('button', 'Entrar');
@@ -101,6 +103,7 @@ async function collectPoste(engine: Engine, world: CollectWorld, fotos: readonly
       engine.has('img', `Miniatura da Foto ${index + 1}`),
     );
   }
+  await expectAccessibleIn(engine, 'poste form');
   await engine.click('button', 'Gravar');
   await waitForText(engine, 'Poste gravado no aparelho.');
 }
@@ -206,6 +209,7 @@ export function engineJourneys(name: EngineName): void {
         await waitForText(engine, /Mapa baixado: \d+ blocos disponíveis sem internet\./, 60_000);
         await home(engine, url);
         await waitForText(engine, 'Pronto para uso offline', 30_000);
+        await expectAccessibleIn(engine, 'home pronta para uso offline');
 
         // The server gone: the app reloads from its service worker, and a pole with two photos is saved.
         rede.down = true;
@@ -219,6 +223,7 @@ export function engineJourneys(name: EngineName): void {
         await home(engine, url);
         await waitForText(engine, 'Postes pendentes: 1');
         await compress(engine);
+        await expectAccessibleIn(engine, 'home com um poste pendente');
         await engine.screenshot(path.join(SCREENSHOTS, `${name}-tecnico-offline.png`));
 
         // The server back: one sync, the pole on the server once with both photos, nothing pending.
@@ -307,6 +312,7 @@ export function engineJourneys(name: EngineName): void {
         await engine.setFile('Arquivo KML', KML);
         await waitForText(engine, 'zoneamento-curitiba.kml — 3 zonas');
         await engine.check('Poste');
+        await expectAccessibleIn(engine, 'Adicionar Projeto');
         await engine.screenshot(path.join(SCREENSHOTS, `${name}-backoffice-projeto.png`));
         await engine.click('button', 'Gravar');
         await waitForText(engine, 'Projeto adicionado com sucesso.', 30_000);
