@@ -92,18 +92,32 @@ export async function putPendingUnidades(
   return records.map((record) => record.id);
 }
 
-/** The device's pending units with these numbers, sorted by number, with the SHA-256 of each photo. */
-export async function deviceUnidades(page: Page, numeros: string[]): Promise<DeviceUnidade[]> {
-  return page.evaluate(async (numeros) => {
+/** A record waiting on the device: its id, when it was collected, its number (units) and its photos' SHA-256s. */
+export interface DevicePending {
+  id: string;
+  dataHora: number;
+  numero: string;
+  hashes: string[];
+}
+
+/** The records waiting on the device in a flow's store of 'Novus' ('unidade', 'poste'...), in the store's order. */
+export async function devicePending(page: Page, store: string): Promise<DevicePending[]> {
+  return page.evaluate(async (store) => {
     const db = await new Promise<IDBDatabase>((resolve, reject) => {
       const open = indexedDB.open('Novus');
       open.onsuccess = () => resolve(open.result);
       open.onerror = () => reject(open.error);
     });
     const all = await new Promise<
-      { id: string; sincronizadoEm?: number; fotos: (Blob | null)[]; dados: { numero?: string } }[]
+      {
+        id: string;
+        dataHora: number;
+        sincronizadoEm?: number;
+        fotos: (Blob | null)[];
+        dados: { numero?: string };
+      }[]
     >((resolve, reject) => {
-      const request = db.transaction('unidade').objectStore('unidade').getAll();
+      const request = db.transaction(store).objectStore(store).getAll();
       request.onsuccess = () => resolve(request.result);
       request.onerror = () => reject(request.error);
     });
@@ -114,14 +128,21 @@ export async function deviceUnidades(page: Page, numeros: string[]): Promise<Dev
       ).join('');
     const found = [];
     for (const record of all) {
-      const numero = record.dados.numero ?? '';
-      if (record.sincronizadoEm || !numeros.includes(numero)) continue;
+      if (record.sincronizadoEm) continue;
       const hashes = [];
       for (const blob of record.fotos) if (blob) hashes.push(await hex(blob));
-      found.push({ id: record.id, numero, hashes });
+      found.push({ id: record.id, dataHora: record.dataHora, numero: record.dados.numero ?? '', hashes });
     }
-    return found.sort((a, b) => a.numero.localeCompare(b.numero));
-  }, numeros);
+    return found;
+  }, store);
+}
+
+/** The device's pending units with these numbers, sorted by number, with the SHA-256 of each photo. */
+export async function deviceUnidades(page: Page, numeros: string[]): Promise<DeviceUnidade[]> {
+  return (await devicePending(page, 'unidade'))
+    .filter((unidade) => numeros.includes(unidade.numero))
+    .map(({ id, numero, hashes }) => ({ id, numero, hashes }))
+    .sort((a, b) => a.numero.localeCompare(b.numero));
 }
 
 /**

@@ -4,7 +4,7 @@
 import { type APIRequestContext, expect, type Page } from '@playwright/test';
 import { WizardPage } from './collect-pages';
 import { GPS, makeJpeg } from './collect-setup';
-import { sha256 } from './fault-helpers';
+import { devicePending, sha256 } from './fault-helpers';
 
 /** One pole through the wizard (GPS, the form, two photos), saved on the device. */
 export async function collectPoste(page: Page, projetoId: string, label: string): Promise<void> {
@@ -100,33 +100,9 @@ export async function putPendingPostes(
 
 /** The device's pending poles, oldest first, with the SHA-256 of each photo. */
 export async function devicePostes(page: Page): Promise<DevicePoste[]> {
-  return page.evaluate(async () => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const open = indexedDB.open('Novus');
-      open.onsuccess = () => resolve(open.result);
-      open.onerror = () => reject(open.error);
-    });
-    const all = await new Promise<
-      { id: string; dataHora: number; sincronizadoEm?: number; fotos: (Blob | null)[] }[]
-    >((resolve, reject) => {
-      const request = db.transaction('poste').objectStore('poste').getAll();
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    db.close();
-    const hex = async (blob: Blob) =>
-      Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', await blob.arrayBuffer())), (byte) =>
-        byte.toString(16).padStart(2, '0'),
-      ).join('');
-    const pending = all.filter((record) => !record.sincronizadoEm).sort((a, b) => a.dataHora - b.dataHora);
-    const found = [];
-    for (const record of pending) {
-      const hashes = [];
-      for (const blob of record.fotos) if (blob) hashes.push(await hex(blob));
-      found.push({ id: record.id, hashes });
-    }
-    return found;
-  });
+  return (await devicePending(page, 'poste'))
+    .sort((a, b) => a.dataHora - b.dataHora)
+    .map(({ id, hashes }) => ({ id, hashes }));
 }
 
 interface ServerPoste {
