@@ -2,7 +2,7 @@
 // files (parsed by domain/geo) or from the JSON fields the spec's API carries.
 import { RETENCAO_COPIAS_DIAS_MAX, RETENCAO_COPIAS_DIAS_MIN } from './constants.ts';
 import { FLUXOS } from './flows/keys.ts';
-import { FUSOS } from './geo/utm.ts';
+import { FUSOS } from './geo/fusos.ts';
 import { booleanField, emptyToUndefined, listField } from './form-fields.ts';
 import { z } from './zod.ts';
 

@@ -2,12 +2,7 @@
 import proj4 from 'proj4';
 import type { LatLng } from './kml.ts';
 
-export const FUSOS = [18, 19, 20, 21, 22, 23, 24, 25] as const;
-export type Fuso = (typeof FUSOS)[number];
-
-export function isFuso(value: number): value is Fuso {
-  return (FUSOS as readonly number[]).includes(value);
-}
+export { FUSOS, type Fuso, isFuso } from './fusos.ts';
 
 function definition(zone: number, south: boolean): string {
   return `+proj=utm +zone=${zone}${south ? ' +south' : ''} +ellps=GRS80 +towgs84=0,0,0,0,0,0,0 +units=m +no_defs`;

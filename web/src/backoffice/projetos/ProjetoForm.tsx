@@ -22,7 +22,7 @@ import { RETENCAO_COPIAS_DIAS_MAX, RETENCAO_COPIAS_DIAS_MIN } from '@novus/domai
 import { FLUXOS } from '@novus/domain/flows/keys';
 import { FLUXO_FORM_LABELS, PRELOADED_FLOWS } from '@novus/domain/flows/registry';
 import { decodeTextFile } from '@novus/domain/geo/text-file';
-import { FUSOS } from '@novus/domain/geo/utm';
+import { FUSOS } from '@novus/domain/geo/fusos';
 import { projetoDetail } from '../../api/projeto';
 import { ProjetoMap } from '../../map/ProjetoMap';
 import { useBackofficeApi } from '../backoffice-api';
