@@ -1,4 +1,4 @@
-import { deviceLoading } from './app/device-boot';
+import { loadDevice } from './app/device-boot';
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
@@ -29,7 +29,7 @@ const shell: Shell = {
 void shell.log.flush();
 window.addEventListener('online', () => void shell.log.flush());
 // Dexie, the flow registry and zod: fetched beside the first page, never before it shows (issue 13).
-const device = new DeviceLoader(deviceLoading);
+const device = new DeviceLoader(loadDevice);
 
 const container = document.getElementById('root');
 if (container === null) throw new Error('index.html has no #root');

@@ -17,6 +17,20 @@ describe("the device's services as they load", () => {
     expect(loader.load).toBe(load);
   });
 
+  it('given as a function, are asked for on the first load only', async () => {
+    let asked = 0;
+    const loader = new DeviceLoader(() => {
+      asked += 1;
+      return Promise.resolve(device);
+    });
+    expect(asked).toBe(0);
+    expect(loader.current).toBeUndefined();
+    await expect(loader.load()).resolves.toBe(device);
+    await expect(loader.load()).resolves.toBe(device);
+    expect(asked).toBe(1);
+    expect(loader.current).toBe(device);
+  });
+
   it('keep a failed load for whoever asks, without an unhandled rejection', async () => {
     const loader = new DeviceLoader(Promise.reject(new Error('chunk perdido')));
     await expect(loader.load()).rejects.toThrow('chunk perdido');

@@ -4,16 +4,17 @@ import { useEffect, useState } from 'react';
 import { Alert, Button } from '@mui/material';
 import type { NovusDatabase } from '../offline/db';
 import { DATABASE_TEXTS, type DatabaseState } from '../offline/db-state';
-import { useDevice } from '../shared/services';
+import { useLoadedDevice } from '../shared/services';
 
 export function DatabaseNotice() {
-  const device = useDevice();
+  // A tab that has not opened the device's database (the login page) has no upgrade to be blocked.
+  const device = useLoadedDevice();
   const [state, setState] = useState<DatabaseState>('fechado');
 
   useEffect(() => {
     let unsubscribe: (() => void) | undefined;
     let active = true;
-    void device().then(({ localStore }) => {
+    void device.then(({ localStore }) => {
       if (!active) return;
       const db: NovusDatabase = localStore.db;
       setState(db.getState());

@@ -31,20 +31,38 @@ export interface Shell {
 
 export type Services = Shell & Device;
 
-/** The device's services as they load: the promise, and its value once it has one. */
+/**
+ * The device's services as they load: the promise, and its value once it has one. Given as a function, the code is
+ * asked for on the first `load()` (or `promise`), not before.
+ */
 export class DeviceLoader {
-  readonly promise: Promise<Device>;
+  private loading: Promise<Device> | undefined;
   private value: Device | undefined;
+  private arrived: (device: Device) => void = () => undefined;
+  /** Resolves once the device is loaded, by whoever asked; waiting on it never asks for the code. */
+  readonly loaded = new Promise<Device>((resolve) => (this.arrived = resolve));
 
-  constructor(device: Device | Promise<Device>) {
-    this.promise = Promise.resolve(device);
-    if (!(device instanceof Promise)) this.value = device;
-    void this.promise.then(
+  constructor(private readonly source: Device | Promise<Device> | (() => Promise<Device>)) {
+    if (typeof source !== 'function') this.start();
+  }
+
+  get promise(): Promise<Device> {
+    return this.loading ?? this.start();
+  }
+
+  private start(): Promise<Device> {
+    const { source } = this;
+    const loading = Promise.resolve(typeof source === 'function' ? source() : source);
+    this.loading = loading;
+    if (typeof source !== 'function' && !(source instanceof Promise)) this.value = source;
+    void loading.then(
       (value) => {
         this.value = value;
+        this.arrived(value);
       },
       () => undefined,
     );
+    return loading;
   }
 
   /** The device's services when they are ready (stable: a dependency of effects). */
@@ -104,6 +122,11 @@ export function useServices(): Services {
 /** For screens that show before the device loads: its services when an action needs them. */
 export function useDevice(): () => Promise<Device> {
   return useServicesContext().device.load;
+}
+
+/** The device once something else loaded it (the login page loads none): for what only watches it. */
+export function useLoadedDevice(): Promise<Device> {
+  return useServicesContext().device.loaded;
 }
 
 /** The current session, re-rendering on login and logout. */
