@@ -58,6 +58,9 @@ export default defineConfig({
       TILE_URL_STREET: '/tiles/{z}/{x}/{y}.png',
       TILE_URL_SATELLITE: '/tiles/{z}/{x}/{y}.png',
       TILES_DIR: path.resolve(import.meta.dirname, 'fixtures/tiles'),
+      // The supervisor map clusters on the server past this many points (150,000 in production), so a project of
+      // a few thousand proves that path (backoffice-supervisor-grade.spec.ts).
+      MAPA_PONTOS_NO_NAVEGADOR: '1500',
     },
   },
 });

@@ -35,6 +35,7 @@ interface TestHook {
   pointPixel: (fluxo: string, index: number) => { x: number; y: number } | null;
   pointId: (fluxo: string, index: number) => string | null;
   clusterPixels: () => { fluxo: string; count: number; x: number; y: number }[];
+  pointPixels: () => { fluxo: string; index: number; x: number; y: number }[];
 }
 
 export class SupervisorScreen {
@@ -85,6 +86,13 @@ export class SupervisorScreen {
   async clusterPixels(): Promise<{ fluxo: string; count: number; x: number; y: number }[]> {
     return this.page.evaluate(
       () => (window as unknown as { __novusSupervisor?: TestHook }).__novusSupervisor?.clusterPixels() ?? [],
+    );
+  }
+
+  /** The single points drawn now (on screen or just past its edges), by layer and place in the page's store. */
+  async pointPixels(): Promise<{ fluxo: string; index: number; x: number; y: number }[]> {
+    return this.page.evaluate(
+      () => (window as unknown as { __novusSupervisor?: TestHook }).__novusSupervisor?.pointPixels() ?? [],
     );
   }
 

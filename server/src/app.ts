@@ -79,6 +79,8 @@ export interface AppOptions {
   photoGraceMs?: number;
   /** The basemap packages' limit and URL policy; read from the environment (mapaBaseConfig) when omitted. */
   mapaBase?: MapaBaseConfig;
+  /** The supervisor map: past how many points the server clusters them (MAPA_PONTOS_NO_NAVEGADOR by default). */
+  mapaPontosNoNavegador?: number;
   /** Called for every route as it is added (the authorization sweep collects the route table with it). */
   onRoute?: (route: RouteOptions) => void;
   /** The webhooks' dispatcher: WEBHOOK_DEFAULTS and WEBHOOKS_ALLOW_PRIVATE (webhooksConfig) but for these. */
@@ -205,7 +207,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(revisaoRoutes, { db, access, live });
   await app.register(importPendentesRoutes, { db, access, blobs: options.blobs, sweeper });
   await app.register(alteracaoRoutes, { db, access });
-  await app.register(mapaRoutes, { db, access, live });
+  await app.register(mapaRoutes, {
+    db,
+    access,
+    live,
+    ...(options.mapaPontosNoNavegador === undefined ? {} : { pontosNoNavegador: options.mapaPontosNoNavegador }),
+  });
   await app.register(mapaBaseRoutes, {
     db,
     access,

@@ -58,6 +58,25 @@ export function webhooksConfig(env: NodeJS.ProcessEnv = process.env): WebhooksCo
   return { allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === '1' };
 }
 
+/**
+ * The supervisor map sends a project's points to the browser, which clusters them in a worker, up to this many
+ * (measured at 100,000: on screen in 0.8–1.4 s); past it the server clusters them tile by tile (issue 41,
+ * bench/README.md). MAPA_PONTOS_NO_NAVEGADOR changes it (the e2e lower it to reach the server's grid with few points).
+ */
+export const PONTOS_NO_NAVEGADOR = readPontosNoNavegador(process.env.MAPA_PONTOS_NO_NAVEGADOR);
+
+function readPontosNoNavegador(value: string | undefined): number {
+  const raw = value?.trim();
+  if (!raw) return 150_000;
+  const count = Number(raw);
+  if (!Number.isInteger(count) || count < 0) {
+    throw new Error(
+      `MAPA_PONTOS_NO_NAVEGADOR inválido: "${raw}". Informe quantos pontos o navegador agrupa (um inteiro, 0 ou mais).`,
+    );
+  }
+  return count;
+}
+
 /** The map's tile sources, as GET /api/config declares them. */
 export type { TileConfig };
 

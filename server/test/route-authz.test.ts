@@ -380,6 +380,10 @@ const TABLE: Record<string, Entry> = {
     call: (o) => ({ method: 'GET', url: `/api/projeto/${o.projeto}/mapa` }),
     expect: mapaReaders,
   },
+  'GET /api/projeto/:id/mapa/grade': {
+    call: (o) => ({ method: 'GET', url: `/api/projeto/${o.projeto}/mapa/grade?z=12&tiles=1493:2296` }),
+    expect: mapaReaders,
+  },
   'GET /api/projeto/:nome/estatistica': {
     call: (o) => ({
       method: 'GET',

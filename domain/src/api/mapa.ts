@@ -56,6 +56,33 @@ const mapaAnswer = z.object({
   tecnicos: z
     .array(z.object({ id: uuid, nome: z.string() }))
     .describe('Os técnicos com registros no projeto.'),
+  grade: z
+    .object({
+      contagens: z.partialRecord(fluxo, z.number().int()),
+      limites: z
+        .tuple([z.tuple([z.number(), z.number()]), z.tuple([z.number(), z.number()])])
+        .nullable()
+        .describe('[[sul, oeste], [norte, leste]] dos pontos.'),
+    })
+    .optional()
+    .describe(
+      'Presente quando o projeto tem pontos demais para o navegador (MAPA_PONTOS_NO_NAVEGADOR): `camadas` vem vazio e ' +
+        'o mapa pede os agrupamentos ao servidor (GET /api/projeto/{id}/mapa/grade).',
+    ),
+});
+
+/**
+ * One 256-px tile of the server's grid at the asked zoom (Leaflet's tile numbering). `clusters`: per cluster its
+ * layer (its place in FLUXOS), lat and lng of its points' mean in millionths of a degree, and how many points it
+ * holds, flattened. `pontos`: per single point its layer, lat, lng and STATUS bits, flattened; `ids` their ids,
+ * 22 characters of base64url each, in the same order.
+ */
+const gradeTile = z.object({
+  x: z.number().int(),
+  y: z.number().int(),
+  clusters: numbers('camada, lat, lng, pontos de cada agrupamento, em sequência.'),
+  pontos: numbers('camada, lat, lng, situação de cada ponto, em sequência.'),
+  ids: z.string().describe('Os ids dos pontos, 22 caracteres base64url cada.'),
 });
 
 /** Records per flow, `_id` the flow key (SPEC.md 7). */
@@ -80,6 +107,7 @@ export const pontoEventoSchema = z.object({
 });
 
 export type CamadaCompacta = z.output<typeof camadaAnswer>;
+export type GradeTile = z.output<typeof gradeTile>;
 export type MapaProjeto = z.output<typeof mapaAnswer>;
 export type EstatisticaItem = z.output<typeof estatisticaItem>;
 export type PontoEvento = z.output<typeof pontoEventoSchema>;
@@ -104,6 +132,61 @@ export const getMapa = endpoint({
     description: 'As zonas, as camadas de pontos e os técnicos do projeto.',
     answer: mapaAnswer,
   },
+});
+
+/** The largest zoom a grid is asked at (the map's). */
+export const GRADE_MAX_ZOOM = 19;
+/** Tiles one request may ask for: a 4K screen's view with its margin. */
+export const GRADE_MAX_TILES = 120;
+
+const TILE_LIST = /^\d{1,7}:\d{1,7}(,\d{1,7}:\d{1,7})*$/;
+
+/** The grid's own parameters; the filters are read as the map's (periodoSchema). */
+export const gradeQuerySchema = z.object({
+  z: z.coerce
+    .number({ error: 'Zoom inválido.' })
+    .int({ error: 'Zoom inválido.' })
+    .min(0, { error: 'Zoom inválido.' })
+    .max(GRADE_MAX_ZOOM, { error: 'Zoom inválido.' }),
+  tiles: z
+    .string({ error: 'Informe os quadros (x:y, separados por vírgula).' })
+    .regex(TILE_LIST, { error: 'Quadros inválidos: use x:y, separados por vírgula.' })
+    .transform((text) => text.split(',').map((pair) => pair.split(':').map(Number) as [number, number]))
+    .refine((tiles) => tiles.length <= GRADE_MAX_TILES, {
+      error: `No máximo ${GRADE_MAX_TILES} quadros por pedido.`,
+    }),
+  modo: z.enum(['clusters', 'pontos'], { error: "Modo inválido: 'clusters' ou 'pontos'." }).default('clusters'),
+  sinalizados: z.enum(['0', '1'], { error: 'Sinalizados inválido: 0 ou 1.' }).default('0'),
+});
+
+const gradeAnswer = z.object({
+  versao: z.string().describe('A versão do projeto de que os quadros são.'),
+  contagens: z.partialRecord(fluxo, z.number().int()).describe('Os pontos de cada camada nessa versão.'),
+  tiles: z.array(gradeTile),
+});
+
+/**
+ * A city-sized project's map, clustered by the server on a grid of its 256-px tiles at zoom `z`, remembered per
+ * project, filters and version: a pan asks only for the tiles it has not seen.
+ */
+export const getMapaGrade = endpoint({
+  method: 'GET',
+  path: '/api/projeto/:id/mapa/grade',
+  tag: 'mapa',
+  summary: 'Os agrupamentos e pontos do projeto em quadros do mapa, calculados pelo servidor.',
+  allow: readers,
+  params,
+  query: z.object({
+    z: z.number().int().describe('O zoom.'),
+    tiles: z.string().describe('Os quadros, x:y separados por vírgula (numeração do Leaflet).'),
+    modo: z.enum(['clusters', 'pontos']).optional().describe("'pontos': um ponto por célula de 2 px."),
+    sinalizados: z.enum(['0', '1']).optional().describe("'1': somente os pontos sinalizados."),
+    dataInicio: z.string().optional(),
+    dataFim: z.string().optional(),
+    tecnico: z.string().optional(),
+  }),
+  readByRoute: ['query'],
+  ok: { status: 200, description: 'Os quadros.', answer: gradeAnswer },
 });
 
 /** The project by its name (SPEC.md 7) or its id. */

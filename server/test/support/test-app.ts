@@ -50,7 +50,7 @@ async function openTestDatabase(): Promise<{ db: Database; drop: () => Promise<v
 }
 
 export async function createTestContext<Blobs extends BlobStore = LocalBlobStore>(
-  options: { limits?: LimiterOptions; trustProxy?: boolean; blobs?: Blobs } = {},
+  options: { limits?: LimiterOptions; trustProxy?: boolean; blobs?: Blobs; mapaPontosNoNavegador?: number } = {},
 ): Promise<TestContext<Blobs>> {
   const { db, drop } = await openTestDatabase();
   const tokens = new TokenService(TEST_SECRET, 30);
@@ -63,6 +63,7 @@ export async function createTestContext<Blobs extends BlobStore = LocalBlobStore
     blobs,
     limiter: new LoginLimiter(options.limits),
     trustProxy: options.trustProxy ?? false,
+    ...(options.mapaPontosNoNavegador === undefined ? {} : { mapaPontosNoNavegador: options.mapaPontosNoNavegador }),
   });
   await app.ready();
   return {

@@ -14,7 +14,7 @@ export interface MapaFiltro {
   zonas?: readonly string[];
 }
 
-function where(filtro: MapaFiltro, params: unknown[]): string {
+export function where(filtro: MapaFiltro, params: unknown[]): string {
   const param = (value: unknown) => {
     params.push(value);
     return `$${params.length}`;
@@ -33,7 +33,7 @@ function where(filtro: MapaFiltro, params: unknown[]): string {
  * review bits (issue 24) read the record's own columns: ≈ +45 ms at 100,000 points on an in-memory PGlite
  * (2026-11-26, loaded machine; best of 15: 164 → 208 ms), `flags -> 0` a little cheaper than `flags <> '[]'`.
  */
-const STATUS_SQL = `((CASE WHEN r.coletado THEN ${STATUS.coletado} ELSE 0 END)
+export const STATUS_SQL = `((CASE WHEN r.coletado THEN ${STATUS.coletado} ELSE 0 END)
   + (CASE WHEN r.carregado_backoffice THEN ${STATUS.carregadoBackoffice} ELSE 0 END)
   + (CASE WHEN r.id IN (SELECT c.conflito_de FROM registros c WHERE c.conflito_de IS NOT NULL) THEN ${STATUS.conflito} ELSE 0 END)
   + (CASE WHEN r.flags -> 0 IS NOT NULL THEN ${STATUS.sinalizado} ELSE 0 END)
@@ -81,7 +81,7 @@ const BASE64URL = Buffer.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvw
  * Concatenated uuid text (36 characters each) to concatenated 22-character base64url ids (CamadaCompacta.ids).
  * One pass over one buffer: a Buffer.toString per id costs half again as much at 100,000 ids.
  */
-function compactIds(uuids: string): string {
+export function compactIds(uuids: string): string {
   const bytes = Buffer.from(uuids.replaceAll('-', ''), 'hex');
   const count = bytes.length / 16;
   const out = Buffer.allocUnsafe(22 * count);

@@ -19,14 +19,62 @@ import {
   tecnicos,
 } from './queries.ts';
 import { UUID } from '@novus/domain/ids';
+import type { GradeTile } from '@novus/domain/api/mapa';
+import { PONTOS_NO_NAVEGADOR } from '../../config.ts';
+import { type GradeFiltro, gradeTiles, podarMudancas, type Resumo, resumo, versaoMapa } from './grade.ts';
+import { tileBytes, VersionedCache } from './grade-cache.ts';
 
 /** Keeps proxies and browsers from closing a quiet event stream. */
 const PING_MS = 25_000;
 
+/** A project's changes are pruned to its newest at most this often (migration 0020). */
+const PODA_MS = 10 * 60_000;
+
 export async function mapaRoutes(
   app: FastifyInstance,
-  { db, access, live }: { db: Database; access: Access; live: PontosLive },
+  {
+    db,
+    access,
+    live,
+    pontosNoNavegador = PONTOS_NO_NAVEGADOR,
+  }: { db: Database; access: Access; live: PontosLive; pontosNoNavegador?: number },
 ) {
+  const tiles = new VersionedCache<GradeTile>(tileBytes);
+  const resumos = new VersionedCache<Resumo>(() => 1024);
+  const listas = new VersionedCache<{ id: string; nome: string }[]>((lista) => 128 * (lista.length + 1));
+  const podados = new Map<string, number>();
+
+  /** The project's version, pruning its older changes now and then (no request waits for that). */
+  async function versaoOf(projeto: string): Promise<string> {
+    const versao = await versaoMapa(db, projeto);
+    const now = Date.now();
+    if (versao !== '0' && now - (podados.get(projeto) ?? 0) > PODA_MS) {
+      podados.set(projeto, now);
+      podarMudancas(db, projeto, versao).catch((error: unknown) =>
+        app.log.warn({ err: error }, 'mapa_mudancas: poda falhou'),
+      );
+    }
+    return versao;
+  }
+
+  /** The technicians' list reads every record of the project: remembered by version too. */
+  async function tecnicosOf(projeto: string, versao: string): Promise<{ id: string; nome: string }[]> {
+    const cached = listas.get(projeto, versao);
+    if (cached !== undefined) return cached;
+    const value = await tecnicos(db, projeto);
+    listas.set(projeto, versao, value);
+    return value;
+  }
+
+  async function resumoOf(filtro: GradeFiltro, versao: string): Promise<Resumo> {
+    const key = JSON.stringify(filtro);
+    const cached = resumos.get(key, versao);
+    if (cached !== undefined) return cached;
+    const value = await resumo(db, filtro);
+    resumos.set(key, versao, value);
+    return value;
+  }
+
   /** Supervisors and administrators see the project whole; a technician only the points of their zones. */
   async function visibleProjeto(
     request: FastifyRequest,
@@ -51,7 +99,11 @@ export async function mapaRoutes(
   route(app, access, api.getMapa, async ({ params, query, request, reply }) => {
     const { projeto, zonas } = await visibleProjeto(request, params.id);
     const filtro = filtroOf(query, projeto, zonas);
-    const [rows, lista] = await Promise.all([camadas(db, filtro), tecnicos(db, projeto.id)]);
+    const versao = await versaoOf(projeto.id);
+    const [sumario, lista] = await Promise.all([resumoOf(filtro, versao), tecnicosOf(projeto.id, versao)]);
+    // A city-sized project: the browser gets its counts and box, and asks the server for the clusters it shows.
+    const grade = sumario.total > pontosNoNavegador;
+    const rows = grade ? [] : await camadas(db, filtro);
     const head: Omit<MapaProjeto, 'camadas'> = {
       projeto: { id: projeto.id, nome: projeto.nome },
       zonas: projeto.zonas
@@ -65,6 +117,7 @@ export async function mapaRoutes(
           })),
         })),
       tecnicos: lista,
+      ...(grade ? { grade: { contagens: sumario.contagens, limites: sumario.limites } } : {}),
     };
     // The layers are written as the database built them: no array of 100,000 numbers parsed and re-serialised.
     const layers = rows
@@ -76,6 +129,38 @@ export async function mapaRoutes(
     const json = JSON.stringify(head);
     void reply.type('application/json; charset=utf-8').send(`${json.slice(0, -1)},"camadas":[${layers}]}`);
     return SENT;
+  });
+
+  route(app, access, api.getMapaGrade, async ({ params, query, request }) => {
+    const { projeto, zonas } = await visibleProjeto(request, params.id);
+    const grade = parseInput(api.gradeQuerySchema, query);
+    // without `sinalizados` when off: the same key as the map's own summary (GET …/mapa)
+    const filtro: GradeFiltro = {
+      ...filtroOf(query, projeto, zonas),
+      ...(grade.sinalizados === '1' ? { sinalizados: true } : {}),
+    };
+    const versao = await versaoOf(projeto.id);
+    const prefix = `${JSON.stringify(filtro)}|${grade.modo}|${grade.z}/`;
+    const found = new Map<string, GradeTile>();
+    const missing: [number, number][] = [];
+    for (const [x, y] of grade.tiles) {
+      const tile = tiles.get(`${prefix}${x}/${y}`, versao);
+      if (tile === undefined) missing.push([x, y]);
+      else found.set(`${x}/${y}`, tile);
+    }
+    const [computed, sumario] = await Promise.all([
+      missing.length > 0 ? gradeTiles(db, filtro, grade.z, grade.modo, missing) : [],
+      resumoOf(filtro, versao),
+    ]);
+    for (const tile of computed) {
+      tiles.set(`${prefix}${tile.x}/${tile.y}`, versao, tile);
+      found.set(`${tile.x}/${tile.y}`, tile);
+    }
+    return {
+      versao,
+      contagens: sumario.contagens,
+      tiles: grade.tiles.flatMap(([x, y]) => found.get(`${x}/${y}`) ?? []),
+    };
   });
 
   route(app, access, api.getEstatistica, async ({ params, query, request }) => {

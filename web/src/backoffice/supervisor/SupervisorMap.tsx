@@ -11,13 +11,13 @@ import { STATUS, type MapaProjeto } from '@novus/domain/mapa/api';
 import { watchPontos } from '../../api/mapa';
 import { BRAZIL, boundsOf, type Bounds } from '../../map/bounds';
 import { BaseLayers } from './BaseLayers';
-import type { ClusterClient } from './cluster-client';
 import type { PontoRef, PontosStore } from './compact-points';
 import { eventoPassa, type FiltrosEscolhidos } from './filtros';
 import type { Colorir } from './layers';
 import { SUPERVISOR_TEXT } from './messages';
 import { PontoPopup } from './PontoPopup';
 import { PontosController, type DrawStats } from './pontos-controller';
+import type { PontosSource } from './pontos-source';
 
 /** SPEC.md section 9: the supervisor map starts at zoom 13; fitting the points never zooms in further. */
 export const START_ZOOM = 13;
@@ -36,6 +36,8 @@ export interface SupervisorTestHook {
   pointPixel: (fluxo: string, index: number) => { x: number; y: number } | null;
   pointId: (fluxo: string, index: number) => string | null;
   clusterPixels: () => { fluxo: Fluxo; count: number; x: number; y: number }[];
+  /** The single points drawn now (on screen or just beyond its edges), by layer and place. */
+  pointPixels: () => { fluxo: Fluxo; index: number; x: number; y: number }[];
 }
 
 declare global {
@@ -49,8 +51,10 @@ interface Props {
   zonas: MapaProjeto['zonas'];
   /** Null while the project's points load: the map is drawn already, empty, so their arrival only fills it. */
   store: PontosStore | null;
-  /** The page's cluster worker, already holding the store's points (or about to). */
-  client: ClusterClient;
+  /** The page's cluster worker, already holding the store's points (or about to), or the server's grid. */
+  client: PontosSource;
+  /** The box of a project whose points the server clusters (the store holds only those seen so far). */
+  limites?: Bounds | null;
   tileUrl: string | undefined;
   /** The project's basemap package (issue 23), offered beside the street tiles; null when it has none. */
   mapaBase: MapaBase | null;
@@ -81,6 +85,7 @@ export function SupervisorMap({
   zonas,
   store,
   client,
+  limites,
   tileUrl,
   mapaBase,
   mask,
@@ -94,7 +99,10 @@ export function SupervisorMap({
   const controllerRef = useRef<PontosController | null>(null);
   const popupRef = useRef<LeafletPopup>(null);
   const [selecionado, setSelecionado] = useState<Selecionado | null>(null);
-  const bounds = useMemo(() => (store === null ? null : viewBounds(store, zonas)), [store, zonas]);
+  const bounds = useMemo(
+    () => (store === null ? null : viewBounds(store, zonas, limites)),
+    [store, zonas, limites],
+  );
 
   // Counted on the container after each draw, for tests and for whoever inspects the page.
   const onDrawn = useCallback((stats: DrawStats) => {
@@ -199,9 +207,9 @@ export function SupervisorMap({
   );
 }
 
-/** The points' box, else the zones', else Brazil. */
-function viewBounds(store: PontosStore, zonas: MapaProjeto['zonas']): Bounds {
-  const pontos = store.bounds();
+/** The points' box (the server's, for a project it clusters), else the zones', else Brazil. */
+function viewBounds(store: PontosStore, zonas: MapaProjeto['zonas'], limites?: Bounds | null): Bounds {
+  const pontos = limites === undefined ? store.bounds() : limites;
   if (pontos !== null) return pontos;
   const vertices = zonas.flatMap((zona) => zona.poligono.map((v): [number, number] => [v.lat, v.lng]));
   return vertices.length > 0 ? boundsOf(vertices) : BRAZIL;
@@ -218,7 +226,7 @@ function FitView({ bounds }: { bounds: Bounds | null }) {
 
 interface PontosLayerProps {
   store: PontosStore | null;
-  client: ClusterClient;
+  client: PontosSource;
   mask: number;
   clusterizar: boolean;
   colorir: Colorir;
@@ -315,6 +323,7 @@ function useTestHook(store: PontosStore | null, controllerRef: RefObject<PontosC
         return ref === null ? null : store.uuidAt(ref);
       },
       clusterPixels: () => controllerRef.current?.clusterPixels() ?? [],
+      pointPixels: () => controllerRef.current?.pointPixels() ?? [],
     };
     window.__novusSupervisor = hook;
     return () => {

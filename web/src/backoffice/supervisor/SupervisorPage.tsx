@@ -12,6 +12,8 @@ import { LOAD_FAILURE } from '../extrator/messages';
 import { ProjetoPageHead } from '../extrator/ProjetoPageHead';
 import { useApiLoad, useScopedChoice } from '../extrator/use-api-load';
 import { ClusterClient } from './cluster-client';
+import { GradeClient } from './grade-client';
+import type { PontosSource } from './pontos-source';
 import { PontosStore, soSinalizados } from './compact-points';
 import { mapaFiltros, tecnicoOptions, TODOS_FILTROS, type FiltrosEscolhidos } from './filtros';
 import { LayerPanel } from './LayerPanel';
@@ -22,6 +24,13 @@ import { useMapaBase } from './use-mapa-base';
 import { useReload } from './use-reload';
 
 const SEM_ZONAS: MapaProjeto['zonas'] = [];
+
+/** What the map draws: a store and where its clusters come from (the worker, or the server's grid). */
+interface Shown {
+  store: PontosStore;
+  source: PontosSource | null;
+  grade: (NonNullable<MapaProjeto['grade']> & { client: GradeClient }) | null;
+}
 /** The layers' counts while a project's points load. */
 const SEM_PONTOS = Object.fromEntries(FLUXOS.map((fluxo) => [fluxo, 0])) as Record<Fluxo, number>; // every Fluxo
 
@@ -58,8 +67,9 @@ export function SupervisorPage() {
     async (api, superseded) => {
       const value = await api.call(getMapa, { params: { id: projetoId }, query: filtrosApi });
       const store = new PontosStore(value.camadas);
-      if (!superseded.aborted) client?.load(store, clusterizar ? mask : 0);
-      return { value, store };
+      // a city-sized project's points stay on the server, which clusters them (value.grade)
+      if (!superseded.aborted && value.grade === undefined) client?.load(store, clusterizar ? mask : 0);
+      return { value, store, projetoId, filtros: filtrosApi };
     },
     SUPERVISOR_FAILURE.mapa,
   );
@@ -75,17 +85,34 @@ export function SupervisorPage() {
   // Counts per layer as live events change them; the loaded store's own counts until then. 'Somente sinalizados'
   // draws a store of the flagged points of the same answer.
   const loaded = mapa.value ?? null;
-  const store = useMemo(
-    () =>
-      loaded === null
-        ? null
-        : somenteSinalizados
-          ? new PontosStore(soSinalizados(loaded.value.camadas))
-          : loaded.store,
-    [loaded, somenteSinalizados],
-  );
+  const { api } = useBackofficeApi();
+  const shown = useMemo((): Shown | null => {
+    if (loaded === null) return null;
+    const grade = loaded.value.grade;
+    if (grade !== undefined) {
+      // the store fills with the single points the server's tiles bring
+      const gradeClient = new GradeClient(api, loaded.projetoId, loaded.filtros, somenteSinalizados);
+      return { store: new PontosStore([]), source: gradeClient, grade: { ...grade, client: gradeClient } };
+    }
+    const store = somenteSinalizados ? new PontosStore(soSinalizados(loaded.value.camadas)) : loaded.store;
+    return { store, source: client, grade: null };
+  }, [api, loaded, somenteSinalizados, client]);
+  const store = shown?.store ?? null;
   const [live, setLive] = useState<{ store: PontosStore; counts: Record<Fluxo, number> } | null>(null);
-  const counts = live !== null && live.store === store ? live.counts : store?.counts();
+  useEffect(() => {
+    if (shown === null || shown.grade === null) return;
+    const { grade, store: filled } = shown;
+    grade.client.onContagens = (contagens) => setLive({ store: filled, counts: { ...SEM_PONTOS, ...contagens } });
+    return () => {
+      grade.client.onContagens = null;
+    };
+  }, [shown]);
+  const counts =
+    live !== null && live.store === store
+      ? live.counts
+      : shown?.grade != null
+        ? { ...SEM_PONTOS, ...shown.grade.contagens }
+        : store?.counts();
   const total = counts === undefined ? 0 : Object.values(counts).reduce((sum, count) => sum + count, 0);
 
   const refreshTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -98,14 +125,15 @@ export function SupervisorPage() {
   );
   const onPontosChanged = useCallback(
     (next: Record<Fluxo, number>) => {
-      if (store !== null) setLive({ store, counts: next });
+      // the server's grid tells its counts with its tiles: the store holds only the points seen
+      if (store !== null && shown?.grade === null) setLive({ store, counts: next });
       if (refreshTimer.current !== null) return;
       refreshTimer.current = setTimeout(() => {
         refreshTimer.current = null;
         setRefresh((value) => value + 1);
       }, ESTATISTICA_REFRESH_MS);
     },
-    [store],
+    [store, shown],
   );
 
   const tecnicos = tecnicoOptions(mapa.value?.value.tecnicos ?? [], filtros.tecnico);
@@ -177,7 +205,8 @@ export function SupervisorPage() {
                 projetoId={projetoId}
                 zonas={mapa.value?.value.zonas ?? SEM_ZONAS}
                 store={store}
-                client={client}
+                client={shown?.source ?? client}
+                limites={shown?.grade == null ? undefined : shown.grade.limites}
                 tileUrl={tileUrl}
                 mapaBase={mapaBase}
                 mask={mask}

@@ -4,12 +4,13 @@ import { FLUXOS } from '@novus/domain/flows/keys';
 import type { QueryResult, ViewQuery, WorkerReply, WorkerRequest } from './cluster-engine';
 import type { PontoRef, PontosStore } from './compact-points';
 import { layerOf } from './layers';
+import type { PontosSource } from './pontos-source';
 
 interface Pending {
   resolve: (reply: WorkerReply) => void;
 }
 
-export class ClusterClient {
+export class ClusterClient implements PontosSource {
   private readonly worker: Worker;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();

@@ -181,20 +181,30 @@ export class PontosStore {
 
   /** Adds the event's point, or moves and restatuses the one with its id. */
   upsert(evento: PontoEvento): Upsert {
-    const compact = compactFromUuid(evento.id);
-    const camada = this.camadas[evento.fluxo];
-    const found = this.indexOf(evento.fluxo, compact);
+    return this.put(
+      evento.fluxo,
+      compactFromUuid(evento.id),
+      Math.round(evento.lat * COORD_SCALE),
+      Math.round(evento.lng * COORD_SCALE),
+      evento.status,
+    );
+  }
+
+  /** Adds a point by its compact id (coordinates in millionths of a degree), or moves and restatuses it. */
+  put(fluxo: Fluxo, compact: string, lat: number, lng: number, status: number): Upsert {
+    const camada = this.camadas[fluxo];
+    const found = this.indexOf(fluxo, compact);
     const index = found ?? camada.count;
     if (found === undefined) {
       this.grow(camada);
       camada.ids += compact;
       camada.count += 1;
-      this.indexes.get(evento.fluxo)?.set(compact, index);
+      this.indexes.get(fluxo)?.set(compact, index);
     }
-    camada.coords[2 * index] = Math.round(evento.lat * COORD_SCALE);
-    camada.coords[2 * index + 1] = Math.round(evento.lng * COORD_SCALE);
-    camada.status[index] = evento.status & STATUS_MASK;
-    return { ref: { fluxo: evento.fluxo, index }, created: found === undefined };
+    camada.coords[2 * index] = lat;
+    camada.coords[2 * index + 1] = lng;
+    camada.status[index] = status & STATUS_MASK;
+    return { ref: { fluxo, index }, created: found === undefined };
   }
 
   private indexOf(fluxo: Fluxo, compact: string): number | undefined {

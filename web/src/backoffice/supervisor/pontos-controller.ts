@@ -1,11 +1,11 @@
 // Drives the supervisor map's points: after each move, asks the cluster worker what the view shows and paints
 // the answer on the canvas; a click finds the nearest drawn point or cluster; live changes reach the worker.
 import type { LeafletMouseEvent, Map as LeafletMap } from 'leaflet';
-import type { ClusterClient } from './cluster-client';
 import type { PontoRef, PontosStore } from './compact-points';
 import type { Fluxo } from '@novus/domain/flows/keys';
 import { ALL_LAYERS_MASK, type Colorir, fluxoOfLayer } from './layers';
 import { PontosCanvas } from './pontos-canvas';
+import type { PontosSource } from './pontos-source';
 import { drawnAt, drawnPoints, frameOf, hitTest, type ViewFrame } from './view-frame';
 
 /** The view is queried this many pixels beyond each edge, so a point cut by the edge is still drawn. */
@@ -38,7 +38,7 @@ export class PontosController {
   /** The client belongs to the page, which may load it before the map exists; the controller only queries it. */
   constructor(
     private readonly map: LeafletMap,
-    private readonly client: ClusterClient,
+    private readonly client: PontosSource,
     private readonly events: ControllerEvents,
   ) {
     this.canvas = new PontosCanvas(map);
@@ -108,6 +108,25 @@ export class PontosController {
       });
     }
     return clusters;
+  }
+
+  /** The single points drawn now, with their places in the store and container pixels (for the e2e). */
+  pointPixels(): { fluxo: Fluxo; index: number; x: number; y: number }[] {
+    const frame = this.frame;
+    const origin = this.map.getPixelBounds().min;
+    if (frame === null || origin === undefined || frame.zoom !== this.map.getZoom()) return [];
+    const points: { fluxo: Fluxo; index: number; x: number; y: number }[] = [];
+    for (let k = 0; k < frame.pointX.length; k += 1) {
+      const x = frame.pointX[k] ?? Number.NaN;
+      if (Number.isNaN(x)) continue;
+      points.push({
+        fluxo: frame.pointFluxo[k] ?? 'hc',
+        index: frame.result.pointIndex[k] ?? 0,
+        x: x - origin.x,
+        y: (frame.pointY[k] ?? 0) - origin.y,
+      });
+    }
+    return points;
   }
 
   destroy(): void {

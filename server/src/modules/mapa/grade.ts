@@ -1,0 +1,206 @@
+// The supervisor map of a city-sized project (issue 41): the server clusters the points on a grid of the Web Mercator
+// world at the map's zoom, tile by tile (256-px tiles, as Leaflet's), and remembers each tile per project, filters
+// and version (migration 0020), so a pan asks the database only for the tiles it has not seen, and the whole city
+// is read once per version, not once per move. Cells are 64 px when clustering (a cluster per layer and cell, at
+// its points' mean position) and 2 px when the points are drawn singly (one point per cell: its first record).
+import { FLUXOS, type Fluxo } from '@novus/domain/flows/keys';
+import type { GradeTile } from '@novus/domain/api/mapa';
+import type { Queryable } from '../../db/database.ts';
+import { compactIds, STATUS_SQL, where, type MapaFiltro } from './queries.ts';
+
+export const TILE_PIXELS = 256;
+/** A cluster's cell: about the distance at which supercluster (60 px) joined points on the small projects' maps. */
+export const CLUSTER_CELL = 64;
+/** Points drawn singly share a cell only when they would cover each other on screen anyway. */
+export const PONTO_CELL = 2;
+/** From this zoom on every point is drawn on its own (the worker's CLUSTER_MAX_ZOOM + 1). */
+export const SINGLE_ZOOM = 17;
+
+export type Modo = 'clusters' | 'pontos';
+
+export interface GradeFiltro extends MapaFiltro {
+  sinalizados?: boolean;
+}
+
+/** The latitude of a world-pixel row at `zoom` (inverse Web Mercator). */
+function latOfY(y: number, zoom: number): number {
+  const n = Math.PI - (2 * Math.PI * y) / (TILE_PIXELS * 2 ** zoom);
+  return (180 / Math.PI) * Math.atan(Math.sinh(n));
+}
+
+function lngOfX(x: number, zoom: number): number {
+  return (x / (TILE_PIXELS * 2 ** zoom)) * 360 - 180;
+}
+
+export function cellOf(modo: Modo, zoom: number): number {
+  return modo === 'clusters' && zoom < SINGLE_ZOOM ? CLUSTER_CELL : PONTO_CELL;
+}
+
+interface CellRow {
+  fluxo: Fluxo;
+  cx: number;
+  cy: number;
+  n: number;
+  lat: number;
+  lng: number;
+  id: string | null;
+  status: number | null;
+}
+
+/**
+ * The tiles `tiles` ([x, y] at `zoom`), computed in one query over the box around them: the cells of every layer,
+ * each cell's tile known from the cell. Tiles without points come back empty.
+ */
+export async function gradeTiles(
+  db: Queryable,
+  filtro: GradeFiltro,
+  zoom: number,
+  modo: Modo,
+  tiles: readonly (readonly [number, number])[],
+): Promise<GradeTile[]> {
+  const cell = cellOf(modo, zoom);
+  const xs = tiles.map(([x]) => x);
+  const ys = tiles.map(([, y]) => y);
+  const west = lngOfX(Math.min(...xs) * TILE_PIXELS, zoom);
+  const east = lngOfX((Math.max(...xs) + 1) * TILE_PIXELS, zoom);
+  const north = latOfY(Math.min(...ys) * TILE_PIXELS, zoom);
+  const south = latOfY((Math.max(...ys) + 1) * TILE_PIXELS, zoom);
+  const params: unknown[] = [];
+  const condition = where(filtro, params);
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const world = param(TILE_PIXELS * 2 ** zoom);
+  const size = param(cell);
+  const flagged = filtro.sinalizados ? ' AND r.flags -> 0 IS NOT NULL' : '';
+  const singly = cell === PONTO_CELL;
+  // The clusters without their records' ids: text ids of a million rows cost ≈ 1 s of the ≈ 1.3 s of a whole city.
+  // Points drawn singly (2-px cells) take each cell's first record.
+  const rows = await db.query<CellRow>(
+    `WITH c AS (
+       SELECT r.fluxo,
+         floor((r.lng + 180) / 360 * ${world} / ${size})::int AS cx,
+         floor((0.5 - ln((1 + sin(radians(r.lat))) / (1 - sin(radians(r.lat)))) / (4 * pi())) * ${world} / ${size})::int AS cy,
+         count(*)::int AS n, avg(r.lat) AS lat, avg(r.lng) AS lng${singly ? ', min(r.id::text) AS id' : ''}
+       FROM registros r
+       WHERE ${condition}${flagged} AND r.lat IS NOT NULL AND r.lng IS NOT NULL
+         AND r.lat BETWEEN ${param(south)} AND ${param(north)} AND r.lng BETWEEN ${param(west)} AND ${param(east)}
+       GROUP BY 1, 2, 3)
+     SELECT c.fluxo, c.cx, c.cy, c.n, c.lat, c.lng, ${singly ? 'c.id' : 'NULL'} AS id,
+       ${singly ? `(SELECT ${STATUS_SQL} FROM registros r WHERE r.id = c.id::uuid)` : 'NULL'} AS status
+     FROM c`,
+    params,
+  );
+  if (!singly) await singlesOf(db, filtro, rows);
+  const perTile = TILE_PIXELS / cell;
+  const byTile = new Map<string, { c: number[]; p: number[]; uuids: string[] }>();
+  for (const [x, y] of tiles) byTile.set(`${x}/${y}`, { c: [], p: [], uuids: [] });
+  for (const row of rows) {
+    const tile = byTile.get(`${Math.floor(row.cx / perTile)}/${Math.floor(row.cy / perTile)}`);
+    if (tile === undefined) continue; // a cell of the box around the tiles, outside every tile asked for
+    const layer = FLUXOS.indexOf(row.fluxo);
+    const lat = Math.round(row.lat * 1e6);
+    const lng = Math.round(row.lng * 1e6);
+    if (row.id !== null) {
+      tile.p.push(layer, lat, lng, row.status ?? 0);
+      tile.uuids.push(row.id);
+    } else {
+      tile.c.push(layer, lat, lng, row.n);
+    }
+  }
+  return tiles.map(([x, y]) => {
+    const tile = byTile.get(`${x}/${y}`) ?? { c: [], p: [], uuids: [] };
+    return { x, y, clusters: tile.c, pontos: tile.p, ids: compactIds(tile.uuids.join('')) };
+  });
+}
+
+/**
+ * The record of each cell that holds one point: the cell's mean is that point's own position (a sum of one value
+ * divided by one), so the index finds it by its coordinates. Fills the rows' `id` and `status`.
+ */
+async function singlesOf(db: Queryable, filtro: GradeFiltro, rows: CellRow[]): Promise<void> {
+  const singles = rows.filter((row) => row.n === 1);
+  if (singles.length === 0) return;
+  const params: unknown[] = [];
+  const condition = where(filtro, params);
+  params.push(
+    singles.map((row) => row.fluxo),
+    singles.map((row) => row.lat),
+    singles.map((row) => row.lng),
+  );
+  const n = params.length;
+  const flagged = filtro.sinalizados ? ' AND r.flags -> 0 IS NOT NULL' : '';
+  const found = await db.query<{ fluxo: Fluxo; lat: number; lng: number; id: string; status: number }>(
+    `SELECT r.fluxo, r.lat, r.lng, r.id::text AS id, ${STATUS_SQL} AS status
+     FROM unnest($${n - 2}::text[], $${n - 1}::float8[], $${n}::float8[]) AS s(fluxo, lat, lng)
+     JOIN registros r ON r.lng = s.lng AND r.lat = s.lat AND r.fluxo = s.fluxo
+     WHERE ${condition}${flagged}`,
+    params,
+  );
+  const byPlace = new Map(found.map((row) => [`${row.fluxo}|${row.lat}|${row.lng}`, row]));
+  for (const row of singles) {
+    const record = byPlace.get(`${row.fluxo}|${row.lat}|${row.lng}`);
+    if (record === undefined) continue; // written away since the clusters were read: drawn as a cluster of one
+    row.id = record.id;
+    row.status = record.status;
+  }
+}
+
+/** The project's version: its newest change (migration 0020), '0' before any. */
+export async function versaoMapa(db: Queryable, projeto: string): Promise<string> {
+  const [row] = await db.query<{ v: string | null }>(
+    'SELECT max(id)::text AS v FROM mapa_mudancas WHERE projeto = $1',
+    [projeto],
+  );
+  return row?.v ?? '0';
+}
+
+/** Drops a project's changes older than its version: only the newest is ever read. */
+export async function podarMudancas(db: Queryable, projeto: string, versao: string): Promise<void> {
+  await db.query('DELETE FROM mapa_mudancas WHERE projeto = $1 AND id < $2', [projeto, versao]);
+}
+
+export interface Resumo {
+  contagens: Partial<Record<Fluxo, number>>;
+  /** [[south, west], [north, east]] of every point, or null. */
+  limites: [[number, number], [number, number]] | null;
+  total: number;
+}
+
+/** How many points each layer has and the box around them: what the page needs before any tile. */
+export async function resumo(db: Queryable, filtro: GradeFiltro): Promise<Resumo> {
+  const params: unknown[] = [];
+  const condition = where(filtro, params);
+  const flagged = filtro.sinalizados ? ' AND r.flags -> 0 IS NOT NULL' : '';
+  const rows = await db.query<{
+    fluxo: Fluxo;
+    n: number;
+    s: number;
+    w: number;
+    no: number;
+    e: number;
+  }>(
+    `SELECT r.fluxo, count(*)::int AS n, min(r.lat) AS s, min(r.lng) AS w, max(r.lat) AS no, max(r.lng) AS e
+     FROM registros r WHERE ${condition}${flagged} AND r.lat IS NOT NULL AND r.lng IS NOT NULL GROUP BY r.fluxo`,
+    params,
+  );
+  const contagens: Partial<Record<Fluxo, number>> = {};
+  let total = 0;
+  let box: [[number, number], [number, number]] | null = null;
+  for (const row of rows) {
+    contagens[row.fluxo] = row.n;
+    total += row.n;
+    box =
+      box === null
+        ? [
+            [row.s, row.w],
+            [row.no, row.e],
+          ]
+        : [
+            [Math.min(box[0][0], row.s), Math.min(box[0][1], row.w)],
+            [Math.max(box[1][0], row.no), Math.max(box[1][1], row.e)],
+          ];
+  }
+  return { contagens, limites: box, total };
+}
