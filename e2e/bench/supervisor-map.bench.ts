@@ -9,13 +9,14 @@
 // Numbers go to stdout and bench/results/supervisor-map.json; compare numbers within one run.
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { createUser, unique } from '../support/api';
 import { setUpWorld, TECNICO_PASSWORD } from '../support/collect-setup';
 import { apiAs, SUPERVISOR_PASSWORD } from '../support/extrator-pages';
 import { LoginPage } from '../support/login-page';
 import { DESKTOP } from '../support/screens';
-import { drag as dragMap, percentile, startFrames, stopFrames, zoom as zoomMap } from './map-input';
+import { startFrames, stopFrames } from './map-input';
+import { armProbe, drag, frameStats, probeMs, stats, zoom } from './supervisor-probe';
 import { enviar, POSTE, SupervisorScreen, UNIDADE } from '../support/supervisor-pages';
 
 test.use({ viewport: DESKTOP });
@@ -27,12 +28,6 @@ const RUNS = 5;
 /** Zona Centro of the sample KML, widened a little around it. */
 const AREA = { south: -25.46, north: -25.41, west: -49.3, east: -49.25 };
 
-declare global {
-  interface Window {
-    benchProbe?: { clickedAt?: number; changedAt?: number };
-  }
-}
-
 function randomPlaces(count: number, seed: number): { lat: number; lng: number }[] {
   let state = seed;
   const random = () => {
@@ -43,74 +38,6 @@ function randomPlaces(count: number, seed: number): { lat: number; lng: number }
     lat: Number((AREA.south + random() * (AREA.north - AREA.south)).toFixed(6)),
     lng: Number((AREA.west + random() * (AREA.east - AREA.west)).toFixed(6)),
   }));
-}
-
-/**
- * Arms the probe: the next click whose target matches `selector` is stamped, then each frame compares the map's
- * data-pontos/data-clusters with what they were at the click, and stamps the first frame that differs (or, with
- * `untilClusters`, the first frame with clusters or points drawn at all).
- */
-async function armProbe(page: Page, selector: string, untilClusters: boolean): Promise<void> {
-  await page.evaluate(
-    ({ selector, untilClusters }) => {
-      const probe: { clickedAt?: number; changedAt?: number } = {};
-      window.benchProbe = probe;
-      const state = () => {
-        const box = document.querySelector<HTMLElement>('[data-testid="supervisor-map"]');
-        return box === null ? null : `${box.dataset.pontos ?? ''}/${box.dataset.clusters ?? ''}`;
-      };
-      const drawn = () => {
-        const box = document.querySelector<HTMLElement>('[data-testid="supervisor-map"]');
-        return box !== null && Number(box.dataset.clusters ?? 0) + Number(box.dataset.pontos ?? 0) > 0;
-      };
-      const listener = (event: Event) => {
-        if (!(event.target instanceof Element) || event.target.closest(selector) === null) return;
-        document.removeEventListener('click', listener, true);
-        probe.clickedAt = performance.now();
-        const before = state();
-        const look = () => {
-          if (untilClusters ? drawn() : state() !== before) {
-            probe.changedAt = performance.now();
-            return;
-          }
-          if (performance.now() - (probe.clickedAt ?? 0) < 60_000) requestAnimationFrame(look);
-        };
-        requestAnimationFrame(look);
-      };
-      document.addEventListener('click', listener, true);
-    },
-    { selector, untilClusters },
-  );
-}
-
-async function probeMs(page: Page): Promise<number> {
-  await page.waitForFunction(() => window.benchProbe?.changedAt !== undefined, null, { timeout: 60_000 });
-  return page.evaluate(() => (window.benchProbe?.changedAt ?? 0) - (window.benchProbe?.clickedAt ?? 0));
-}
-
-// The supervisor's canvas redraw after a move takes longer to settle than the field map's.
-const drag = (page: Page, dx: number, dy: number) => dragMap(page, dx, dy, 400);
-const zoom = (page: Page, direction: 'in' | 'out') => zoomMap(page, direction, 700);
-
-const round1 = (value: number) => Math.round(value * 10) / 10;
-
-function stats(values: number[]) {
-  return {
-    runs: values.map(round1),
-    medianMs: round1(percentile(values, 50)),
-    p95Ms: round1(percentile(values, 95)),
-  };
-}
-
-function frameStats(intervals: number[]) {
-  return {
-    frames: intervals.length,
-    wallMs: Math.round(intervals.reduce((sum, interval) => sum + interval, 0)),
-    medianMs: round1(percentile(intervals, 50)),
-    p95Ms: round1(percentile(intervals, 95)),
-    maxMs: Math.round(Math.max(0, ...intervals)),
-    over50Ms: intervals.filter((interval) => interval > 50).length,
-  };
 }
 
 test('supervisor map with 100,000 points: project to clusters, pan and zoom frames, layer toggles', async ({

@@ -17,6 +17,7 @@ import {
   uploadRecord,
   zonaId,
 } from './support/test-app.ts';
+import { BASE_ZOOM, baseOf, gradeTiles, tilesFromBase } from '../src/modules/mapa/grade.ts';
 
 interface Grade {
   versao: string;
@@ -177,6 +178,27 @@ describe('the supervisor map of a city-sized project: clusters by the server', (
     for (const ponto of single) {
       expect(ponto.fluxo).toBe('ip');
       expect(ponto.status & STATUS.carregadoBackoffice).toBe(STATUS.carregadoBackoffice);
+    }
+  });
+
+  it('merges the base cells into the same clusters the database gives at each zoom', async () => {
+    const filtro = { projeto: projeto._id };
+    const base = await baseOf(ctx.db, filtro);
+    for (const zoom of [9, 12, 14, BASE_ZOOM]) {
+      const tiles = around(CENTRO.lat, CENTRO.lng, zoom, 1)
+        .split(',')
+        .map((pair) => pair.split(':').map(Number) as [number, number]);
+      const merged = await tilesFromBase(ctx.db, filtro, base, zoom, tiles);
+      const direct = await gradeTiles(ctx.db, filtro, zoom, 'clusters', tiles);
+      // each cluster as [layer, lat, lng, count], in one order, places to 1e-5 degree (sums in another order)
+      const canonical = (list: GradeTile[]) =>
+        list.map((tile) => ({
+          ...tile,
+          clusters: Array.from({ length: tile.clusters.length / 4 }, (_, k) =>
+            tile.clusters.slice(4 * k, 4 * k + 4).map((value, i) => (i === 1 || i === 2 ? Math.round(value / 10) : value)),
+          ).sort((a, b) => String(a).localeCompare(String(b))),
+        }));
+      expect(canonical(merged), `zoom ${zoom}`).toEqual(canonical(direct));
     }
   });
 

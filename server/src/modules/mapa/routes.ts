@@ -21,7 +21,19 @@ import {
 import { UUID } from '@novus/domain/ids';
 import type { GradeTile } from '@novus/domain/api/mapa';
 import { PONTOS_NO_NAVEGADOR } from '../../config.ts';
-import { type GradeFiltro, gradeTiles, podarMudancas, type Resumo, resumo, versaoMapa } from './grade.ts';
+import {
+  type Base,
+  BASE_ZOOM,
+  baseBytes,
+  baseOf,
+  type GradeFiltro,
+  gradeTiles,
+  podarMudancas,
+  type Resumo,
+  resumo,
+  tilesFromBase,
+  versaoMapa,
+} from './grade.ts';
 import { tileBytes, VersionedCache } from './grade-cache.ts';
 
 /** Keeps proxies and browsers from closing a quiet event stream. */
@@ -43,6 +55,32 @@ export async function mapaRoutes(
   const resumos = new VersionedCache<Resumo>(() => 1024);
   const listas = new VersionedCache<{ id: string; nome: string }[]>((lista) => 128 * (lista.length + 1));
   const podados = new Map<string, number>();
+  const bases = new VersionedCache<Base>(baseBytes);
+  /** Bases being read, so requests that come meanwhile wait for the same read. */
+  const lendo = new Map<string, Promise<Base>>();
+
+  /** The project's clusters at BASE_ZOOM for these filters and this version: remembered, read once. */
+  function baseFor(filtro: GradeFiltro, versao: string): Promise<Base> {
+    const key = JSON.stringify(filtro);
+    const cached = bases.get(key, versao);
+    if (cached !== undefined) return Promise.resolve(cached);
+    const reading = `${key}|${versao}`;
+    const pending = lendo.get(reading);
+    if (pending !== undefined) return pending;
+    const read = baseOf(db, filtro).then(
+      (base) => {
+        bases.set(key, versao, base);
+        lendo.delete(reading);
+        return base;
+      },
+      (error: unknown) => {
+        lendo.delete(reading);
+        throw error;
+      },
+    );
+    lendo.set(reading, read);
+    return read;
+  }
 
   /** The project's version, pruning its older changes now and then (no request waits for that). */
   async function versaoOf(projeto: string): Promise<string> {
@@ -103,6 +141,8 @@ export async function mapaRoutes(
     const [sumario, lista] = await Promise.all([resumoOf(filtro, versao), tecnicosOf(projeto.id, versao)]);
     // A city-sized project: the browser gets its counts and box, and asks the server for the clusters it shows.
     const grade = sumario.total > pontosNoNavegador;
+    // the clusters' base is read now, while the page draws the map and asks for its first tiles
+    if (grade) baseFor(filtro, versao).catch((error: unknown) => app.log.warn({ err: error }, 'mapa: base falhou'));
     const rows = grade ? [] : await camadas(db, filtro);
     const head: Omit<MapaProjeto, 'camadas'> = {
       projeto: { id: projeto.id, nome: projeto.nome },
@@ -149,7 +189,11 @@ export async function mapaRoutes(
       else found.set(`${x}/${y}`, tile);
     }
     const [computed, sumario] = await Promise.all([
-      missing.length > 0 ? gradeTiles(db, filtro, grade.z, grade.modo, missing) : [],
+      missing.length === 0
+        ? []
+        : grade.modo === 'clusters' && grade.z <= BASE_ZOOM
+          ? baseFor(filtro, versao).then((base) => tilesFromBase(db, filtro, base, grade.z, missing))
+          : gradeTiles(db, filtro, grade.z, grade.modo, missing),
       resumoOf(filtro, versao),
     ]);
     for (const tile of computed) {
