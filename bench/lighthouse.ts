@@ -4,6 +4,7 @@
 // worker and the caches). Lighthouse is fetched by npx (it is not a dependency); Debian's Chromium runs it.
 //   LH_RUNS=3            runs per page; the median of each figure is the result
 //   LH_WEB_DIST=web/dist the build to serve
+//   LH_RESULTS=bench/results/lighthouse.json where the results go (each run's figures beside the medians)
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -28,7 +29,32 @@ const METRICS = {
 
 interface Report {
   categories: Record<string, { score: number }>;
-  audits: Record<string, { numericValue?: number }>;
+  audits: Record<
+    string,
+    { numericValue?: number; details?: { items?: { resourceType?: string; transferSize?: number }[] } }
+  >;
+}
+
+/** The transfer size of every script the run loaded (the resource summary's 'script' row), in KiB. */
+function scriptKiB(report: Report): number {
+  const items = report.audits['resource-summary']?.details?.items ?? [];
+  const scripts = items.find((item) => item.resourceType === 'script');
+  return +((scripts?.transferSize ?? NaN) / 1024).toFixed(1);
+}
+
+/** One run's figures, so alternated runs of two builds can be read side by side. */
+function run(report: Report) {
+  const value = (id: string) => report.audits[id]?.numericValue ?? NaN;
+  return {
+    performance: Math.round((report.categories.performance?.score ?? 0) * 100),
+    fcpS: +(value(METRICS.FCP) / 1000).toFixed(2),
+    lcpS: +(value(METRICS.LCP) / 1000).toFixed(2),
+    tbtMs: Math.round(value(METRICS.TBT)),
+    cls: +value(METRICS.CLS).toFixed(3),
+    siS: +(value(METRICS.SI) / 1000).toFixed(2),
+    scriptKiB: scriptKiB(report),
+    totalKiB: +(value('total-byte-weight') / 1024).toFixed(1),
+  };
 }
 
 function lighthouse(url: string, profile: string | null): Report {
@@ -125,6 +151,9 @@ function summary(page: string, reports: Report[]) {
     tbtMs: Math.round(metric(METRICS.TBT)),
     cls: +metric(METRICS.CLS).toFixed(3),
     siS: +(metric(METRICS.SI) / 1000).toFixed(2),
+    scriptKiB: median(reports.map(scriptKiB)),
+    totalKiB: +(metric('total-byte-weight') / 1024).toFixed(1),
+    each: reports.map(run),
   };
 }
 
@@ -154,8 +183,9 @@ try {
     pages: [summary('/login', login), summary('/', home)],
   };
   for (const page of results.pages) console.log(JSON.stringify(page));
-  fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
-  fs.writeFileSync(path.join(ROOT, 'bench/results/lighthouse.json'), `${JSON.stringify(results, null, 2)}\n`);
+  const out = path.resolve(ROOT, process.env.LH_RESULTS ?? 'bench/results/lighthouse.json');
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
 } finally {
   server.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
