@@ -11,7 +11,7 @@ import { acceptDialogs, TechnicianHome } from '../support/collect-pages';
 import { GPS, setUpWorld, TECNICO_PASSWORD } from '../support/collect-setup';
 import { LoginPage } from '../support/login-page';
 import { PHONE } from '../support/screens';
-import { drag, percentile, startFrames, stopFrames, zoom } from './map-input';
+import { drag, frameStats, installProbe, percentile, startFrames, stopFrames, zoom } from './map-input';
 
 test.use({
   viewport: PHONE,
@@ -25,58 +25,6 @@ const POINTS = 10_000;
 const ROUNDS = 3;
 /** Zona Centro of the sample KML. */
 const ZONE = { south: -25.44, north: -25.43, west: -49.28, east: -49.27 };
-
-declare global {
-  interface Window {
-    /** performance.now() of the first frame with the map in the page, and with points or clusters on it */
-    mapProbe?: { mapShown?: number; pointsShown?: number };
-  }
-}
-
-/**
- * Installed before the app's scripts on every navigation: each frame, until it finds them, it looks for points
- * inside the visible map, as SVG shapes and cluster icons (class names) or as drawn pixels of a canvas overlay.
- */
-function installProbe(): void {
-  const probe: { mapShown?: number; pointsShown?: number } = {};
-  window.mapProbe = probe;
-  const overlaps = (a: DOMRect, b: DOMRect) =>
-    a.right > b.left && a.left < b.right && a.bottom > b.top && a.top < b.bottom && a.width > 0;
-  const canvasDrawn = (canvas: HTMLCanvasElement, view: DOMRect): boolean => {
-    const rect = canvas.getBoundingClientRect();
-    const context = canvas.getContext('2d');
-    if (!context || rect.width === 0) return false;
-    const scale = canvas.width / rect.width;
-    const x = Math.max(0, (view.left - rect.left) * scale);
-    const y = Math.max(0, (view.top - rect.top) * scale);
-    const width = Math.min(canvas.width - x, view.width * scale);
-    const height = Math.min(canvas.height - y, view.height * scale);
-    if (width < 1 || height < 1) return false;
-    const pixels = context.getImageData(x, y, width, height).data;
-    for (let i = 3; i < pixels.length; i += 4) if (pixels[i] !== 0) return true;
-    return false;
-  };
-  const look = () => {
-    const map = document.querySelector('.leaflet-container');
-    if (map) {
-      probe.mapShown ??= performance.now();
-      const view = map.getBoundingClientRect();
-      const shapes = Array.from(document.querySelectorAll('.mapa-poste, .mapa-cluster'));
-      const canvases = Array.from(
-        document.querySelectorAll<HTMLCanvasElement>('.leaflet-overlay-pane canvas'),
-      );
-      if (
-        shapes.some((shape) => overlaps(shape.getBoundingClientRect(), view)) ||
-        canvases.some((canvas) => canvasDrawn(canvas, view))
-      ) {
-        probe.pointsShown = performance.now();
-        return;
-      }
-    }
-    if (performance.now() < 120_000) requestAnimationFrame(look);
-  };
-  requestAnimationFrame(look);
-}
 
 /** Writes the poles straight into the app's IndexedDB (the database the app opened at sign-in). */
 async function seedPostes(page: Page, projetoId: string): Promise<void> {
@@ -118,16 +66,6 @@ async function seedPostes(page: Page, projetoId: string): Promise<void> {
     },
     { projetoId, count: POINTS, zone: ZONE },
   );
-}
-
-function frameStats(intervals: number[]) {
-  return {
-    frames: intervals.length,
-    wallMs: Math.round(intervals.reduce((sum, interval) => sum + interval, 0)),
-    medianMs: Math.round(percentile(intervals, 50) * 10) / 10,
-    p95Ms: Math.round(percentile(intervals, 95) * 10) / 10,
-    maxMs: Math.round(Math.max(0, ...intervals)),
-  };
 }
 
 test('field map with 10,000 poles: first draw, pan and zoom frames', async ({ page }) => {

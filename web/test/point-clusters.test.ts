@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { MapPoint } from '../src/map/field/types';
 import {
   CLUSTER_MAX_ZOOM,
+  clusterTextColor,
   MIXED_COLOR,
   PointClusters,
   pointStyle,
@@ -63,6 +64,60 @@ describe('PointClusters', () => {
     expect(clusters.expansionZoom(cluster.id)).toBeGreaterThan(10);
     const single = clusters.at(ZONE, 20);
     expect(single.at(-1)).toMatchObject({ type: 'point', point: { id: 'poste-0-0' } });
+  });
+});
+
+describe('PointClusters without its index (issue 41)', () => {
+  it('lists the view points above the clustered zooms without building the cluster index', () => {
+    const points = grid(100);
+    const clusters = new PointClusters(points);
+    // edges between the grid's points: the index keeps coordinates less precisely than the list
+    const view: [number, number, number, number] = [-49.28005, -25.44005, -49.27955, -25.43955];
+    const items = clusters.at(view, CLUSTER_MAX_ZOOM + 1);
+    expect(clusters.indexed).toBe(false);
+    const inside = points.filter(
+      (point) => point.lng >= view[0] && point.lat >= view[1] && point.lng <= view[2] && point.lat <= view[3],
+    );
+    expect(items.map((item) => item.key).sort()).toEqual(inside.map((point) => `p${point.id}`).sort());
+    // the same points the index gives at that zoom
+    clusters.prepare();
+    expect(clusters.indexed).toBe(true);
+    const viaIndex = (
+      clusters as unknown as { clustersIn: (box: typeof view, zoom: number) => { key: string }[] }
+    )
+      .clustersIn(view, CLUSTER_MAX_ZOOM + 1)
+      .map((item) => item.key);
+    expect(viaIndex.sort()).toEqual(inside.map((point) => `p${point.id}`).sort());
+  });
+
+  it('builds the index the first time a clustered zoom is asked for', () => {
+    const clusters = new PointClusters(grid(20));
+    expect(clusters.indexed).toBe(false);
+    expect(clusters.at(ZONE, 12).length).toBeGreaterThan(0);
+    expect(clusters.indexed).toBe(true);
+  });
+
+  it('finds points across the antimeridian as Leaflet bounds give them', () => {
+    const point: MapPoint = { id: 'x', lat: 0, lng: 179.9, color: '#000000', kind: 'mapa-ip', label: 'IP' };
+    const clusters = new PointClusters([point]);
+    expect(clusters.at([-180.2, -1, -179.9, 1], 19)).toHaveLength(1);
+    expect(clusters.at([-180.0, -1, -179.9, 1], 19)).toHaveLength(0);
+  });
+
+  it('draws selected points last', () => {
+    const points = grid(5).map((point, index) => ({ ...point, selected: index === 0 }));
+    expect(new PointClusters(points).at(ZONE, 19).at(-1)).toMatchObject({ point: { id: 'poste-0-0' } });
+  });
+});
+
+describe('clusterTextColor', () => {
+  it('writes a count in black on light colours and in white on dark ones', () => {
+    expect(clusterTextColor('#00ff00')).toBe('#000000'); // lime: IP not collected
+    expect(clusterTextColor('#ff00ff')).toBe('#000000'); // fuchsia
+    expect(clusterTextColor('#ff0000')).toBe('#000000'); // red: 5.3:1 against 4.0:1
+    expect(clusterTextColor('#1565c0')).toBe('#ffffff');
+    expect(clusterTextColor(MIXED_COLOR)).toBe('#ffffff');
+    expect(clusterTextColor('transparent')).toBe('#ffffff');
   });
 });
 

@@ -1,5 +1,6 @@
 // The field map's points as one Leaflet layer fed by a cluster index: only what is in view is drawn, and a city
-// project's thousands of points go on one canvas instead of thousands of SVG shapes or React components.
+// project's thousands of points go on one canvas, as one path (points-layer.ts), instead of thousands of SVG shapes,
+// CircleMarkers or React components. The cluster index is built when the map is first idle after its first draw.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import {
   canvas,
@@ -9,19 +10,54 @@ import {
   type Layer,
   type LeafletKeyboardEvent,
   marker,
-  type Renderer,
 } from 'leaflet';
 import { useMap } from 'react-leaflet';
-import { type MapItem, PointClusters, pointStyle, samePoints, type ViewBox } from './point-clusters';
+import {
+  clusterTextColor,
+  type MapItem,
+  PointClusters,
+  pointStyle,
+  samePoints,
+  type ViewBox,
+} from './point-clusters';
+import { PointsLayer } from './points-layer';
 import type { MapPoint } from './types';
 
 /**
  * Up to this many points each one is an SVG shape carrying its class names (tests find `.mapa-poste`, and the
- * browser hit-tests it exactly); above it they share a canvas, which costs nothing per point while panning.
+ * browser hit-tests it exactly); above it the view's points are one path on a canvas (PointsLayer), which costs
+ * no object per point.
  */
 export const SVG_POINT_LIMIT = 500;
 /** Points and clusters are fetched for the view plus half a view each side, so a short pan shows no gap. */
 const VIEW_PADDING = 0.5;
+
+let colorContext: CanvasRenderingContext2D | null | undefined;
+const hexes = new Map<string, string>();
+
+/** A CSS colour ('lime', '#1565c0') as #rrggbb, as the browser reads it. */
+function hexOf(color: string): string {
+  let hex = hexes.get(color);
+  if (hex === undefined) {
+    colorContext ??= document.createElement('canvas').getContext('2d');
+    if (!colorContext) return color;
+    colorContext.fillStyle = '#000000';
+    colorContext.fillStyle = color;
+    hex = String(colorContext.fillStyle);
+    hexes.set(color, hex);
+  }
+  return hex;
+}
+
+/** Runs `work` when the page is idle (after the first draw has reached the screen); returns how to cancel it. */
+function whenIdle(work: () => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const handle = requestIdleCallback(work, { timeout: 2000 });
+    return () => cancelIdleCallback(handle);
+  }
+  const handle = setTimeout(work, 200);
+  return () => clearTimeout(handle);
+}
 
 interface Props {
   points: readonly MapPoint[];
@@ -40,10 +76,13 @@ export function FieldPoints({ points, onPointClick }: Props) {
   }, [onPointClick]);
 
   useEffect(() => {
-    const renderer: Renderer | undefined =
-      clusters.points.length > SVG_POINT_LIMIT ? canvas({ padding: VIEW_PADDING }) : undefined;
+    const renderer = clusters.points.length > SVG_POINT_LIMIT ? canvas({ padding: VIEW_PADDING }) : undefined;
     const group = layerGroup().addTo(map);
     let drawn = new Map<string, Layer>();
+    // On the canvas, every single point of the view is in this one layer; clusters stay markers (a few dozen).
+    const singles = renderer
+      ? new PointsLayer(renderer, (point) => onClick.current?.(point.id)).addTo(group)
+      : null;
 
     const layerOf = (item: MapItem): Layer => {
       if (item.type === 'point') {
@@ -52,7 +91,6 @@ export function FieldPoints({ points, onPointClick }: Props) {
           ...pointStyle(point),
           className: `${point.kind}${point.selected ? ' mapa-selecionado' : ''}`,
           bubblingMouseEvents: false,
-          ...(renderer ? { renderer } : {}),
         });
         circle.on('click', () => onClick.current?.(point.id));
         return circle;
@@ -60,6 +98,7 @@ export function FieldPoints({ points, onPointClick }: Props) {
       const size = item.count < 100 ? 44 : item.count < 1000 ? 50 : 56;
       const badge = document.createElement('span');
       badge.style.background = item.color;
+      badge.style.color = clusterTextColor(hexOf(item.color));
       if (item.count >= 10_000) badge.style.fontSize = '13px';
       badge.textContent = String(item.count);
       const cluster = marker([item.lat, item.lng], {
@@ -79,17 +118,23 @@ export function FieldPoints({ points, onPointClick }: Props) {
       const view = map.getBounds().pad(VIEW_PADDING);
       const box: ViewBox = [view.getWest(), view.getSouth(), view.getEast(), view.getNorth()];
       const next = new Map<string, Layer>();
-      for (const item of clusters.at(box, map.getZoom()))
-        next.set(item.key, drawn.get(item.key) ?? layerOf(item));
+      const single: MapPoint[] = [];
+      for (const item of clusters.at(box, map.getZoom())) {
+        if (singles && item.type === 'point') single.push(item.point);
+        else next.set(item.key, drawn.get(item.key) ?? layerOf(item));
+      }
       for (const [key, layer] of drawn) if (!next.has(key)) group.removeLayer(layer);
       for (const [key, layer] of next) if (!drawn.has(key)) group.addLayer(layer);
       drawn = next;
+      singles?.setPoints(single);
     };
 
     draw();
     // zoomend is followed by moveend, so one listener serves pans and zooms.
     map.on('moveend', draw);
+    const cancelIndex = whenIdle(() => clusters.prepare());
     return () => {
+      cancelIndex();
       map.off('moveend', draw);
       group.remove();
       if (renderer) map.removeLayer(renderer);

@@ -1,5 +1,9 @@
 // What the field map draws for a view: the points, gathered into clusters below a zoom (a supercluster index).
-import Supercluster from 'supercluster';
+// From the zoom where points stand apart (the technician's) the view's points come from a scan of two typed arrays,
+// which costs well under a millisecond for 50,000 points: the cluster index (a few hundred milliseconds for a zone's
+// tens of thousands on a phone) is built only when first needed or when the map is idle (prepare()), so the map
+// step's first draw does not wait for it (issue 41, e2e/bench/field-map-50k.bench.ts).
+import Supercluster, { type PointFeature } from 'supercluster';
 import type { MapPoint } from './types';
 
 /**
@@ -29,11 +33,39 @@ interface ClusterColor {
   color: string | null;
 }
 
+/** Whether a longitude lies in [west, east], with Leaflet's bounds that may run past ±180. */
+function inLongitudes(lng: number, west: number, east: number): boolean {
+  return (
+    (lng >= west && lng <= east) ||
+    (lng + 360 >= west && lng + 360 <= east) ||
+    (lng - 360 >= west && lng - 360 <= east)
+  );
+}
+
 export class PointClusters {
-  private readonly index: Supercluster<{ index: number }, ClusterColor>;
+  private index: Supercluster<{ index: number }, ClusterColor> | null = null;
+  private readonly lats: Float64Array;
+  private readonly lngs: Float64Array;
 
   constructor(readonly points: readonly MapPoint[]) {
-    this.index = new Supercluster<{ index: number }, ClusterColor>({
+    this.lats = Float64Array.from(points, (point) => point.lat);
+    this.lngs = Float64Array.from(points, (point) => point.lng);
+  }
+
+  /** Whether the cluster index is built. */
+  get indexed(): boolean {
+    return this.index !== null;
+  }
+
+  /** Builds the cluster index now (the map calls it when idle), if it is not built yet. */
+  prepare(): void {
+    this.tree();
+  }
+
+  private tree(): Supercluster<{ index: number }, ClusterColor> {
+    if (this.index) return this.index;
+    const { points } = this;
+    const index = new Supercluster<{ index: number }, ClusterColor>({
       maxZoom: CLUSTER_MAX_ZOOM,
       radius: CLUSTER_RADIUS,
       extent: TILE_SIZE,
@@ -42,20 +74,43 @@ export class PointClusters {
         if (merged.color !== other.color) merged.color = null;
       },
     });
-    this.index.load(
-      points.map((point, index) => ({
-        type: 'Feature' as const,
-        geometry: { type: 'Point' as const, coordinates: [point.lng, point.lat] },
-        properties: { index },
-      })),
-    );
+    const features = new Array<PointFeature<{ index: number }>>(points.length);
+    for (let i = 0; i < points.length; i += 1) {
+      features[i] = {
+        type: 'Feature',
+        geometry: { type: 'Point', coordinates: [this.lngs[i] ?? 0, this.lats[i] ?? 0] },
+        properties: { index: i },
+      };
+    }
+    index.load(features);
+    this.index = index;
+    return index;
   }
 
   /** The clusters and single points in a view; selected points come last, so they are drawn on top. */
   at(box: ViewBox, zoom: number): MapItem[] {
+    const level = Math.round(zoom);
+    return level > CLUSTER_MAX_ZOOM ? this.pointsIn(box) : this.clustersIn(box, level);
+  }
+
+  /** Above the clustered zooms: every point in the view, in the list's order (selected last). */
+  private pointsIn([west, south, east, north]: ViewBox): MapItem[] {
     const items: MapItem[] = [];
     const selected: MapItem[] = [];
-    for (const feature of this.index.getClusters(box, Math.round(zoom))) {
+    const { lats, lngs, points } = this;
+    for (let i = 0; i < points.length; i += 1) {
+      const lat = lats[i] ?? NaN;
+      if (lat < south || lat > north || !inLongitudes(lngs[i] ?? NaN, west, east)) continue;
+      const point = points[i];
+      if (point) (point.selected ? selected : items).push({ type: 'point', key: `p${point.id}`, point });
+    }
+    return items.concat(selected);
+  }
+
+  private clustersIn(box: ViewBox, level: number): MapItem[] {
+    const items: MapItem[] = [];
+    const selected: MapItem[] = [];
+    for (const feature of this.tree().getClusters(box, level)) {
       const [lng = 0, lat = 0] = feature.geometry.coordinates;
       const properties = feature.properties;
       if ('cluster' in properties) {
@@ -79,8 +134,27 @@ export class PointClusters {
 
   /** The zoom at which a cluster falls apart, where a tap on it takes the map. */
   expansionZoom(clusterId: number): number {
-    return this.index.getClusterExpansionZoom(clusterId);
+    return this.tree().getClusterExpansionZoom(clusterId);
   }
+}
+
+/** WCAG's relative luminance of a #rrggbb colour. */
+function luminance(hex: string): number {
+  const channel = (offset: number) => {
+    const value = Number.parseInt(hex.slice(offset, offset + 2), 16) / 255;
+    return value <= 0.03928 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+}
+
+/**
+ * The count's colour on a cluster of this colour (#rrggbb): white or black, whichever contrasts more. White on the
+ * IP points' lime was 1.4:1 (axe, e2e/tests/technician-mapa-pontos.spec.ts); black on it is 15:1.
+ */
+export function clusterTextColor(hex: string): '#ffffff' | '#000000' {
+  if (!/^#[0-9a-f]{6}$/i.test(hex)) return '#ffffff';
+  const l = luminance(hex);
+  return (l + 0.05) / 0.05 > 1.05 / (l + 0.05) ? '#000000' : '#ffffff';
 }
 
 export interface PointStyle {
