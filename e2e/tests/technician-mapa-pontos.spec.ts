@@ -123,6 +123,9 @@ async function clusteredCount(clusters: Locator): Promise<number> {
   return counts.reduce((sum, text) => sum + Number(text), 0);
 }
 
+/** From the technician's zoom (19) to 14. */
+const ZOOM_OUT_STEPS = 5;
+
 async function dragMap(page: Page, dx: number, dy: number): Promise<void> {
   const box = await page.locator('.leaflet-container').boundingBox();
   if (!box) throw new Error('map not visible');
@@ -168,9 +171,10 @@ test('the map step draws a zone of preloaded points from the device, clustered, 
     await expect(wizard.step('Passo 1 de 2: Coordenadas')).toBeVisible();
     await expect(page.locator('.mapa-posicao')).toHaveCount(1);
 
-    // Zoomed out to 16 the whole zone is in clusters, which count every preloaded point of the flow.
+    // Zoomed out to 14 the whole zone (≈ 1 km, a 390-px map spans ≈ 3.7 km there) is in clusters, which count every
+    // preloaded point of the flow. At 16 the map spans ≈ 0.9 km: a point at the zone's edge may lie outside the view.
     const clusters = page.locator('.mapa-cluster');
-    for (let step = 0; step < 3; step += 1) {
+    for (let step = 0; step < ZOOM_OUT_STEPS; step += 1) {
       await page.locator('.leaflet-control-zoom-out').click();
       await page.waitForTimeout(400);
     }
@@ -180,7 +184,11 @@ test('the map step draws a zone of preloaded points from the device, clustered, 
     await expectAccessible(page, `${flow.label} mapa com grupos`);
     await screenshot(page, flow.shot);
 
-    // A pan moves the clusters with the finger (and a little further: Leaflet's inertia).
+    // A pan at 16 moves the clusters with the finger (and a little further: Leaflet's inertia).
+    for (let step = 0; step < ZOOM_OUT_STEPS - 3; step += 1) {
+      await page.locator('.leaflet-control-zoom-in').click();
+      await page.waitForTimeout(400);
+    }
     const first = clusters.first();
     const before = await first.boundingBox();
     await dragMap(page, -60, 40);
