@@ -17,7 +17,7 @@ import { LoginPage } from '../support/login-page';
 import { DESKTOP } from '../support/screens';
 import { startFrames, stopFrames } from './map-input';
 import { armProbe, drag, frameStats, probeMs, stats, zoom } from './supervisor-probe';
-import { enviar, POSTE, SupervisorScreen, UNIDADE } from '../support/supervisor-pages';
+import { enviar, POSTE, randomPlaces, SupervisorScreen, UNIDADE } from '../support/supervisor-pages';
 
 test.use({ viewport: DESKTOP });
 
@@ -27,18 +27,6 @@ const UPLOADED_PER_LAYER = 200;
 const RUNS = 5;
 /** Zona Centro of the sample KML, widened a little around it. */
 const AREA = { south: -25.46, north: -25.41, west: -49.3, east: -49.25 };
-
-function randomPlaces(count: number, seed: number): { lat: number; lng: number }[] {
-  let state = seed;
-  const random = () => {
-    state = (state * 1103515245 + 12345) & 0x7fffffff;
-    return state / 0x7fffffff;
-  };
-  return Array.from({ length: count }, () => ({
-    lat: Number((AREA.south + random() * (AREA.north - AREA.south)).toFixed(6)),
-    lng: Number((AREA.west + random() * (AREA.east - AREA.west)).toFixed(6)),
-  }));
-}
 
 test('supervisor map with 100,000 points: project to clusters, pan and zoom frames, layer toggles', async ({
   page,
@@ -50,12 +38,12 @@ test('supervisor map with 100,000 points: project to clusters, pan and zoom fram
   const world = await setUpWorld({
     fluxos: 'hc,poste,ip,grupoA,bdgd',
     pontos: {
-      pontosIP: randomPlaces(ipCount, 1).map((p, i) => ({
+      pontosIP: randomPlaces(AREA, ipCount, 1).map((p, i) => ({
         coordenadas: [p.lat, p.lng],
         idConcessionaria: `IP-${i}`,
         idCircuito: `C-${i % 50}`,
       })),
-      pontosBDGD: randomPlaces(bdgdCount, 2).map((p, i) => ({
+      pontosBDGD: randomPlaces(AREA, bdgdCount, 2).map((p, i) => ({
         coordenadas: [p.lat, p.lng],
         idConcessionaria: `B-${i}`,
         ativo: 'Poste',
@@ -79,7 +67,7 @@ test('supervisor map with 100,000 points: project to clusters, pan and zoom fram
   const paula = await apiAs(world.tecnico.login, TECNICO_PASSWORD);
   const uploadStart = Date.now();
   const jobs: (() => Promise<string>)[] = [];
-  const places = randomPlaces(3 * UPLOADED_PER_LAYER, 3);
+  const places = randomPlaces(AREA, 3 * UPLOADED_PER_LAYER, 3);
   places.forEach((onde, i) => {
     const kind = i % 3;
     jobs.push(() =>

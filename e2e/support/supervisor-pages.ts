@@ -188,6 +188,23 @@ export function lugar(linha: number, coluna: number): { lat: number; lng: number
   return { lat: -25.4325 - 0.0035 * linha, lng: -49.2775 + 0.0035 * coluna };
 }
 
+/** `count` places spread evenly at random over `area`, the same for the same seed (6 decimals, as a device sends). */
+export function randomPlaces(
+  area: { south: number; north: number; west: number; east: number },
+  count: number,
+  seed: number,
+): { lat: number; lng: number }[] {
+  let state = seed;
+  const random = () => {
+    state = (state * 1103515245 + 12345) & 0x7fffffff;
+    return state / 0x7fffffff;
+  };
+  return Array.from({ length: count }, () => ({
+    lat: Number((area.south + random() * (area.north - area.south)).toFixed(6)),
+    lng: Number((area.west + random() * (area.east - area.west)).toFixed(6)),
+  }));
+}
+
 export async function realJpeg(page: Page): Promise<Buffer> {
   return makeJpeg(page, 'Supervisor', 640, 480);
 }

@@ -10,7 +10,7 @@ import { setUpWorld, TECNICO_PASSWORD } from '../support/collect-setup';
 import { apiAs, SUPERVISOR_PASSWORD } from '../support/extrator-pages';
 import { LoginPage } from '../support/login-page';
 import { DESKTOP, screenshot } from '../support/screens';
-import { enviar, SupervisorScreen, UNIDADE } from '../support/supervisor-pages';
+import { enviar, randomPlaces, SupervisorScreen, UNIDADE } from '../support/supervisor-pages';
 
 test.use({ viewport: DESKTOP });
 
@@ -18,18 +18,6 @@ test.use({ viewport: DESKTOP });
 const PER_LAYER = 1200;
 /** Zona Centro of the sample KML (lat −25.44..−25.43, lng −49.28..−49.27). */
 const AREA = { south: -25.44, north: -25.43, west: -49.28, east: -49.27 };
-
-function places(count: number, seed: number): { lat: number; lng: number }[] {
-  let state = seed;
-  const random = () => {
-    state = (state * 1103515245 + 12345) & 0x7fffffff;
-    return state / 0x7fffffff;
-  };
-  return Array.from({ length: count }, () => ({
-    lat: Number((AREA.south + random() * (AREA.north - AREA.south)).toFixed(6)),
-    lng: Number((AREA.west + random() * (AREA.east - AREA.west)).toFixed(6)),
-  }));
-}
 
 function gradeRequests(page: Page): string[] {
   const urls: string[] = [];
@@ -45,12 +33,12 @@ test('a project past the browser’s share: the server’s clusters, layers, zoo
   const world = await setUpWorld({
     fluxos: 'hc,poste,ip,grupoA,bdgd',
     pontos: {
-      pontosIP: places(PER_LAYER, 1).map((p, i) => ({
+      pontosIP: randomPlaces(AREA, PER_LAYER, 1).map((p, i) => ({
         coordenadas: [p.lat, p.lng],
         idConcessionaria: `IP-${i}`,
         idCircuito: `C-${i % 20}`,
       })),
-      pontosBDGD: places(PER_LAYER, 2).map((p, i) => ({
+      pontosBDGD: randomPlaces(AREA, PER_LAYER, 2).map((p, i) => ({
         coordenadas: [p.lat, p.lng],
         idConcessionaria: `B-${i}`,
         ativo: 'Poste',

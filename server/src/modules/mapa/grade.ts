@@ -32,6 +32,11 @@ function lngOfX(x: number, zoom: number): number {
   return (x / (TILE_PIXELS * 2 ** zoom)) * 360 - 180;
 }
 
+/** The map's filters, and only the flagged records under 'Somente sinalizados'. */
+function gradeWhere(filtro: GradeFiltro, params: unknown[]): string {
+  return `${where(filtro, params)}${filtro.sinalizados ? ' AND r.flags -> 0 IS NOT NULL' : ''}`;
+}
+
 export function cellOf(modo: Modo, zoom: number): number {
   return modo === 'clusters' && zoom < SINGLE_ZOOM ? CLUSTER_CELL : PONTO_CELL;
 }
@@ -66,14 +71,13 @@ export async function gradeTiles(
   const north = latOfY(Math.min(...ys) * TILE_PIXELS, zoom);
   const south = latOfY((Math.max(...ys) + 1) * TILE_PIXELS, zoom);
   const params: unknown[] = [];
-  const condition = where(filtro, params);
+  const condition = gradeWhere(filtro, params);
   const param = (value: unknown) => {
     params.push(value);
     return `$${params.length}`;
   };
   const world = param(TILE_PIXELS * 2 ** zoom);
   const size = param(cell);
-  const flagged = filtro.sinalizados ? ' AND r.flags -> 0 IS NOT NULL' : '';
   const singly = cell === PONTO_CELL;
   // The clusters without their records' ids: text ids of a million rows cost ≈ 1 s of the ≈ 1.3 s of a whole city.
   // Points drawn singly (2-px cells) take each cell's first record.
@@ -84,7 +88,7 @@ export async function gradeTiles(
          floor((0.5 - ln((1 + sin(radians(r.lat))) / (1 - sin(radians(r.lat)))) / (4 * pi())) * ${world} / ${size})::int AS cy,
          count(*)::int AS n, avg(r.lat) AS lat, avg(r.lng) AS lng${singly ? ', min(r.id::text) AS id' : ''}
        FROM registros r
-       WHERE ${condition}${flagged} AND r.lat IS NOT NULL AND r.lng IS NOT NULL
+       WHERE ${condition} AND r.lat IS NOT NULL AND r.lng IS NOT NULL
          AND r.lat BETWEEN ${param(south)} AND ${param(north)} AND r.lng BETWEEN ${param(west)} AND ${param(east)}
        GROUP BY 1, 2, 3)
      SELECT c.fluxo, c.cx, c.cy, c.n, c.lat, c.lng, ${singly ? 'c.id' : 'NULL'} AS id,
@@ -140,8 +144,7 @@ export const BASE_ZOOM = 15;
 
 export async function baseOf(db: Queryable, filtro: GradeFiltro): Promise<Base> {
   const params: unknown[] = [];
-  const condition = where(filtro, params);
-  const flagged = filtro.sinalizados ? ' AND r.flags -> 0 IS NOT NULL' : '';
+  const condition = gradeWhere(filtro, params);
   const world = TILE_PIXELS * 2 ** BASE_ZOOM;
   const rows = await db.query<{ fluxo: Fluxo; cx: number; cy: number; n: number; slat: number; slng: number }>(
     `SELECT r.fluxo,
@@ -149,7 +152,7 @@ export async function baseOf(db: Queryable, filtro: GradeFiltro): Promise<Base> 
        floor((0.5 - ln((1 + sin(radians(r.lat))) / (1 - sin(radians(r.lat)))) / (4 * pi())) * ${world / CLUSTER_CELL})::int AS cy,
        count(*)::int AS n, sum(r.lat) AS slat, sum(r.lng) AS slng
      FROM registros r
-     WHERE ${condition}${flagged} AND r.lat IS NOT NULL AND r.lng IS NOT NULL
+     WHERE ${condition} AND r.lat IS NOT NULL AND r.lng IS NOT NULL
      GROUP BY 1, 2, 3`,
     params,
   );
@@ -231,19 +234,18 @@ async function singlesOf(db: Queryable, filtro: GradeFiltro, rows: CellRow[]): P
   const singles = rows.filter((row) => row.n === 1);
   if (singles.length === 0) return;
   const params: unknown[] = [];
-  const condition = where(filtro, params);
+  const condition = gradeWhere(filtro, params);
   params.push(
     singles.map((row) => row.fluxo),
     singles.map((row) => row.lat),
     singles.map((row) => row.lng),
   );
   const n = params.length;
-  const flagged = filtro.sinalizados ? ' AND r.flags -> 0 IS NOT NULL' : '';
   const found = await db.query<{ fluxo: Fluxo; lat: number; lng: number; id: string; status: number }>(
     `SELECT r.fluxo, r.lat, r.lng, r.id::text AS id, ${STATUS_SQL} AS status
      FROM unnest($${n - 2}::text[], $${n - 1}::float8[], $${n}::float8[]) AS s(fluxo, lat, lng)
      JOIN registros r ON r.lng = s.lng AND r.lat = s.lat AND r.fluxo = s.fluxo
-     WHERE ${condition}${flagged}`,
+     WHERE ${condition}`,
     params,
   );
   const byPlace = new Map(found.map((row) => [`${row.fluxo}|${row.lat}|${row.lng}`, row]));
@@ -279,8 +281,7 @@ export interface Resumo {
 /** How many points each layer has and the box around them: what the page needs before any tile. */
 export async function resumo(db: Queryable, filtro: GradeFiltro): Promise<Resumo> {
   const params: unknown[] = [];
-  const condition = where(filtro, params);
-  const flagged = filtro.sinalizados ? ' AND r.flags -> 0 IS NOT NULL' : '';
+  const condition = gradeWhere(filtro, params);
   const rows = await db.query<{
     fluxo: Fluxo;
     n: number;
@@ -290,7 +291,7 @@ export async function resumo(db: Queryable, filtro: GradeFiltro): Promise<Resumo
     e: number;
   }>(
     `SELECT r.fluxo, count(*)::int AS n, min(r.lat) AS s, min(r.lng) AS w, max(r.lat) AS no, max(r.lng) AS e
-     FROM registros r WHERE ${condition}${flagged} AND r.lat IS NOT NULL AND r.lng IS NOT NULL GROUP BY r.fluxo`,
+     FROM registros r WHERE ${condition} AND r.lat IS NOT NULL AND r.lng IS NOT NULL GROUP BY r.fluxo`,
     params,
   );
   const contagens: Partial<Record<Fluxo, number>> = {};
