@@ -16,6 +16,7 @@ import Fastify, {
 import * as sistema from '@novus/domain/api/sistema';
 import { FLOWS } from '@novus/domain/flows/registry';
 import { AUTH_COOKIE, authRoutes } from './auth/routes.ts';
+import { compressionConfig, registerCompression } from './compression.ts';
 import { createAccess } from './auth/access.ts';
 import { rejectCrossSite } from './auth/csrf.ts';
 import { LoginLimiter } from './auth/login-limiter.ts';
@@ -85,6 +86,8 @@ export interface AppOptions {
   onRoute?: (route: RouteOptions) => void;
   /** The webhooks' dispatcher: WEBHOOK_DEFAULTS and WEBHOOKS_ALLOW_PRIVATE (webhooksConfig) but for these. */
   webhooks?: Partial<WebhookOptions>;
+  /** Compress answers (brotli or gzip, compression.ts); HTTP_COMPRESSION (compressionConfig) when omitted. */
+  compression?: boolean;
 }
 
 /** The origins a tile URL template loads from, for the Content-Security-Policy (relative URLs are 'self'). */
@@ -126,6 +129,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.setErrorHandler(errorHandler);
+  // Before any route: it compresses the answers of the routes added after it.
+  const compression = await registerCompression(app, options.compression ?? compressionConfig());
   // Before any route: the OpenAPI document is made from the routes added from here on.
   await registerOpenapi(app);
   await app.register(helmet, {
@@ -235,6 +240,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', () => dispatcher.close());
   await app.register(webhookRoutes, { db, access, dispatcher, options: webhooks });
 
+  // Files from here on: the web build's are compressed once at build (.br, .gz), tiles are images.
+  compression.filesFollow();
   if (options.tilesDir) {
     await app.register(fastifyStatic, {
       root: options.tilesDir,
