@@ -216,7 +216,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db,
     access,
     live,
-    ...(options.mapaPontosNoNavegador === undefined ? {} : { pontosNoNavegador: options.mapaPontosNoNavegador }),
+    ...(options.mapaPontosNoNavegador === undefined
+      ? {}
+      : { pontosNoNavegador: options.mapaPontosNoNavegador }),
   });
   await app.register(mapaBaseRoutes, {
     db,
