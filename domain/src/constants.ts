@@ -2,6 +2,8 @@
 export const APP_VERSION = '1.22.4';
 export const LOCAL_DB_NAME = 'Novus';
 export const LOCAL_DB_VERSION = 21;
+/** The device's copies of what it sent (issue 39): a database of its own beside Novus. */
+export const COPIAS_DB_NAME = 'NovusCopias';
 export const GRID_PAGE_SIZE = 10;
 export const BACKOFFICE_DRAWER_WIDTH = 240;
 export const SIDE_DRAWER_WIDTH = 200;

@@ -2,6 +2,7 @@
 import { listField } from '../form-fields.ts';
 import { z } from '../zod.ts';
 import { decimalText, type FlowDefinition, optionalText } from './flow.ts';
+import { FLOW_META } from './meta.ts';
 import { campo, decimal, producaoCsv, registrosCsv } from '../export/columns.ts';
 
 export const REDES = ['Baixa Tensão', 'Média Tensão', 'Ramal de Serviço'] as const;
@@ -56,10 +57,8 @@ const COLUNAS_ARVORE = [
 ];
 
 export const arvoreFlow = {
-  key: 'arvore',
-  labels: { menu: 'Vegetação', form: 'Árvore', banner: 'Vegetação', record: 'Vegetação' },
+  ...FLOW_META.arvore,
   menuRoute: 'addArvore',
-  store: 'arvore',
   apiPath: 'arvore',
   byZona: true,
   byProject: null,
@@ -73,7 +72,6 @@ export const arvoreFlow = {
   recordPath: 'arvore',
   noPhotosText: 'Não há fotos para esta vegetação',
   deleteConfirm: 'Confirma exclusão da vegetação?',
-  lifecycle: 'coleta',
   numbered: false,
   map: {
     layer: 'Vegetação',

@@ -5,6 +5,7 @@ import { FileParseError } from '../geo/parse-error.ts';
 import { booleanField } from '../form-fields.ts';
 import { z } from '../zod.ts';
 import { type FlowDefinition, fusoNeededText, optionalText } from './flow.ts';
+import { FLOW_META } from './meta.ts';
 import {
   field,
   pointFiles,
@@ -44,10 +45,8 @@ const COLUNAS_BDGD = [
 ];
 
 export const bdgdFlow = {
-  key: 'bdgd',
-  labels: { menu: 'BDGD', form: 'BDGD', banner: 'BDGD', record: 'BDGD' },
+  ...FLOW_META.bdgd,
   menuRoute: 'addBDGD',
-  store: 'bdgd',
   apiPath: 'bdgd',
   byZona: true,
   byProject: { path: 'bdgd/projeto/:projeto', by: 'id' },
@@ -61,7 +60,6 @@ export const bdgdFlow = {
   recordPath: 'bdgd',
   noPhotosText: 'Não há fotos para este item',
   deleteConfirm: 'Confirma exclusão do ponto?',
-  lifecycle: 'ponto',
   numbered: true,
   map: {
     layer: 'BDGD',

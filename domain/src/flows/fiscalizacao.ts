@@ -3,6 +3,7 @@
 import { FISCALIZACAO_COLUMNS, FISCALIZACAO_FUSO } from '../geo/point-columns.ts';
 import { z } from '../zod.ts';
 import { type FlowDefinition, optionalText } from './flow.ts';
+import { FLOW_META } from './meta.ts';
 import {
   field,
   pointFiles,
@@ -95,10 +96,8 @@ const COLUNAS_FISCALIZACAO = [
 ];
 
 export const fiscalizacaoFlow = {
-  key: 'fiscalizacao',
-  labels: { menu: 'Fiscalização', form: 'Fiscalização', banner: 'Fiscalização', record: 'Fiscalização' },
+  ...FLOW_META.fiscalizacao,
   menuRoute: 'addFiscalizacao',
-  store: 'fiscalizacao',
   apiPath: 'fiscalizacao',
   byZona: true,
   byProject: { path: 'fiscalizacao/projeto/:projeto', by: 'nome' },
@@ -112,7 +111,6 @@ export const fiscalizacaoFlow = {
   recordPath: 'fiscalizacao',
   noPhotosText: 'Não há fotos para este item',
   deleteConfirm: 'Confirma exclusão do ponto?',
-  lifecycle: 'ponto',
   numbered: false,
   map: {
     layer: 'Fiscalização',

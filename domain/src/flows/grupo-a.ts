@@ -2,6 +2,7 @@
 import { booleanField } from '../form-fields.ts';
 import { z } from '../zod.ts';
 import { type FlowDefinition, optionalText, requiredText } from './flow.ts';
+import { FLOW_META } from './meta.ts';
 import { campo, registrosCsv, simNao } from '../export/columns.ts';
 
 export const grupoADadosSchema = z.object({
@@ -21,10 +22,8 @@ const COLUNAS_GRUPO_A = [
 ];
 
 export const grupoAFlow = {
-  key: 'grupoA',
-  labels: { menu: 'Grupo A', form: 'Grupo A', banner: 'Grupo A', record: 'Grupo A' },
+  ...FLOW_META.grupoA,
   menuRoute: 'addGrupoA',
-  store: 'grupoA',
   apiPath: 'grupoa',
   byZona: true,
   byProject: { path: 'grupoa/:projeto', by: 'nome' },
@@ -38,7 +37,6 @@ export const grupoAFlow = {
   recordPath: 'grupoa',
   noPhotosText: 'Não há fotos para este item',
   deleteConfirm: 'Confirma exclusão do item?',
-  lifecycle: 'coleta',
   numbered: false,
   map: {
     layer: 'Grupo A',

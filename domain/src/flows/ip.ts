@@ -3,6 +3,7 @@
 import { booleanField } from '../form-fields.ts';
 import { z } from '../zod.ts';
 import { type FlowDefinition, optionalText } from './flow.ts';
+import { FLOW_META } from './meta.ts';
 import {
   field,
   pointFiles,
@@ -79,15 +80,8 @@ const COLUNAS_IP = [
 ];
 
 export const ipFlow = {
-  key: 'ip',
-  labels: {
-    menu: 'Uso Mútuo / IP',
-    form: 'Uso Mútuo / IP',
-    banner: 'Uso Mútuo / IP',
-    record: 'Uso Mútuo / IP',
-  },
+  ...FLOW_META.ip,
   menuRoute: 'addUsoIP',
-  store: 'ip',
   apiPath: 'ip',
   byZona: true,
   byProject: { path: 'ip/:projeto', by: 'nome' },
@@ -101,7 +95,6 @@ export const ipFlow = {
   recordPath: 'ip',
   noPhotosText: 'Não há fotos para este uso mútuo',
   deleteConfirm: 'Confirma exclusão do ponto?',
-  lifecycle: 'ponto',
   numbered: true,
   map: {
     layer: 'Uso M./IP',

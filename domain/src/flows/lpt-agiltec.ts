@@ -3,6 +3,7 @@
 import { LPT_AGILTEC_COLUMNS } from '../geo/point-columns.ts';
 import { z } from '../zod.ts';
 import { type FlowDefinition, optionalText, requiredText } from './flow.ts';
+import { FLOW_META } from './meta.ts';
 import { field, pointFiles, pontoJson, pontoText, toPreloaded } from './preload.ts';
 import { campo, registrosCsv } from '../export/columns.ts';
 
@@ -34,10 +35,8 @@ const COLUNAS_LPT_AGILTEC = [
 ];
 
 export const lptAgiltecFlow = {
-  key: 'lpt2',
-  labels: { menu: 'LPT Agiltec', form: 'LPT Agiltec', banner: 'LPT Agiltec', record: 'LPT Agiltec' },
+  ...FLOW_META.lpt2,
   menuRoute: 'addLPTv2',
-  store: 'lptv2',
   apiPath: 'lptv2',
   byZona: false,
   byProject: { path: 'lptv2/projeto/:projeto', by: 'nome' },
@@ -51,7 +50,6 @@ export const lptAgiltecFlow = {
   recordPath: 'lptv2',
   noPhotosText: 'Não há fotos para este item',
   deleteConfirm: 'Confirma exclusão do item?',
-  lifecycle: 'lista',
   numbered: false,
   map: {
     layer: 'LPT Agiltec',

@@ -2,6 +2,7 @@
 import { booleanField } from '../form-fields.ts';
 import { z } from '../zod.ts';
 import { type FlowDefinition, optionalText } from './flow.ts';
+import { FLOW_META } from './meta.ts';
 import { campo, registrosCsv, simNao } from '../export/columns.ts';
 
 export const lptDadosSchema = z.object({
@@ -26,10 +27,8 @@ const COLUNAS_LPT = [
 ];
 
 export const lptFlow = {
-  key: 'lpt',
-  labels: { menu: 'LPT', form: 'LPT', banner: 'LPT', record: 'LPT' },
+  ...FLOW_META.lpt,
   menuRoute: 'addLPT',
-  store: 'lpt',
   apiPath: 'lpt',
   byZona: true,
   byProject: null,
@@ -43,7 +42,6 @@ export const lptFlow = {
   recordPath: 'lpt',
   noPhotosText: 'Não há fotos para este LPT',
   deleteConfirm: 'Confirma exclusão do ponto?',
-  lifecycle: 'ponto',
   numbered: false,
   map: {
     layer: 'LPT',

@@ -9,6 +9,7 @@ import {
 import { booleanField } from '../form-fields.ts';
 import { z } from '../zod.ts';
 import { type FlowDefinition, optionalText } from './flow.ts';
+import { FLOW_META } from './meta.ts';
 import { campo, decimal, registrosCsv, simNao } from '../export/columns.ts';
 
 export const posteDadosSchema = z
@@ -44,10 +45,8 @@ const COLUNAS_POSTE = [
 ];
 
 export const posteFlow = {
-  key: 'poste',
-  labels: { menu: 'Poste', form: 'Poste', banner: 'Postes', record: 'Poste' },
+  ...FLOW_META.poste,
   menuRoute: 'addPostes',
-  store: 'poste',
   apiPath: 'poste',
   byZona: true,
   byProject: { path: 'poste/getByNomeProjeto/:projeto', by: 'nome' },
@@ -61,7 +60,6 @@ export const posteFlow = {
   recordPath: 'poste',
   noPhotosText: 'Não há fotos para este poste',
   deleteConfirm: 'Confirma exclusão do poste?',
-  lifecycle: 'coleta',
   numbered: false,
   map: {
     layer: 'Postes',

@@ -3,6 +3,7 @@ import { TIPOS_EDIFICACAO, TIPOS_IMOVEL, TIPOS_UNIDADE } from '../lists/unidade.
 import { emptyToUndefined } from '../form-fields.ts';
 import { z } from '../zod.ts';
 import { type FlowDefinition, optionalText } from './flow.ts';
+import { FLOW_META } from './meta.ts';
 import { campo, registrosCsv } from '../export/columns.ts';
 
 const digits = /^\d+$/;
@@ -83,10 +84,8 @@ const COLUNAS_UNIDADE = [
 ];
 
 export const unidadeFlow = {
-  key: 'hc',
-  labels: { menu: 'Unidade', form: 'Unidade', banner: 'Unidades', record: 'Unidade' },
+  ...FLOW_META.hc,
   menuRoute: 'addUnidades',
-  store: 'unidade',
   apiPath: 'unidade',
   byZona: true,
   byProject: { path: 'unidade/:projeto', by: 'nome' },
@@ -100,7 +99,6 @@ export const unidadeFlow = {
   recordPath: 'unidade',
   noPhotosText: 'Não há fotos para esta unidade',
   deleteConfirm: 'Confirma exclusão da unidade?',
-  lifecycle: 'coleta',
   numbered: false,
   map: {
     layer: 'Unidades',

@@ -1,15 +1,20 @@
 // What the device's database asks of the technician (issue 25): close the other tabs when an old one blocks this
-// version's upgrade; reload this one when a newer version, opened in another tab, took the database over.
-import { useEffect, useState } from 'react';
+// version's upgrade; reload this one when a newer version, opened in another tab, took the database over. The home
+// reads the database without Dexie (offline/local-reader.ts), so both connections are heard.
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { Alert, Button } from '@mui/material';
 import type { NovusDatabase } from '../offline/db';
 import { DATABASE_TEXTS, type DatabaseState } from '../offline/db-state';
-import { useLoadedDevice } from '../shared/services';
+import { useLoadedDevice, useShell } from '../shared/services';
 
 export function DatabaseNotice() {
   // A tab that has not opened the device's database (the login page) has no upgrade to be blocked.
   const device = useLoadedDevice();
-  const [state, setState] = useState<DatabaseState>('fechado');
+  const [deviceState, setState] = useState<DatabaseState>('fechado');
+  const { reader } = useShell();
+  const readerState = useSyncExternalStore(reader.subscribe, reader.getState);
+  // the reader never upgrades, so it is never blocked: it only tells of a newer version taking over
+  const state = readerState === 'substituido' ? readerState : deviceState;
 
   useEffect(() => {
     let unsubscribe: (() => void) | undefined;

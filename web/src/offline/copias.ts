@@ -3,15 +3,13 @@
 // and send it again. A database of its own: SPEC.md fixes 'Novus' at version 21, and the copies are no part of what
 // the technician sees there (pending list, banners, galleries).
 import { Dexie, type EntityTable } from 'dexie';
-import { RETENCAO_COPIAS_DIAS } from '@novus/domain/constants';
+import { COPIAS_DB_NAME, RETENCAO_COPIAS_DIAS } from '@novus/domain/constants';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
 import type { Fluxo } from '@novus/domain/flows/keys';
 import type { LocalProjeto } from './db';
 import { PhotoEncoding, storedSize } from './photo-encoding';
 import type { LocalColeta } from './records';
 import { reopening } from './reopen';
-
-export const COPIAS_DB_NAME = 'NovusCopias';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

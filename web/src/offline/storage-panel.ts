@@ -1,9 +1,10 @@
 // The home's storage panel: what the device keeps that the server has not got yet, how full the browser's
 // share of the disk is, and when to worry (pure, so the rules are tested without a browser).
-import type { FlowDefinition } from '@novus/domain/flows/flow';
+import type { FlowMeta } from '@novus/domain/flows/meta';
 import type { CopiasResumo } from './copias';
 import type { MapaBaixado } from './mapas';
-import { isPending, type LocalColeta } from './records';
+import { isPending } from './pending';
+import type { LocalColeta } from './records';
 import type { StorageUsage } from './storage';
 import { formatBytes, formatCount } from './tiles';
 
@@ -28,7 +29,7 @@ export interface PendingSummary {
 
 /** Pending records and their photos per flow; flows with nothing pending are left out. */
 export function summarizePending(
-  entries: readonly { flow: FlowDefinition; records: readonly LocalColeta[] }[],
+  entries: readonly { flow: FlowMeta; records: readonly LocalColeta[] }[],
 ): PendingSummary {
   const flows: PendingFlow[] = [];
   for (const { flow, records } of entries) {

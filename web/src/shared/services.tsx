@@ -1,7 +1,7 @@
 // The app's long-lived objects, created once in main.tsx and handed down by context so tests and screens never
-// reach for module state. Two parts: the shell (session, API client, work tracker), there from the first frame,
-// and the device (IndexedDB through Dexie, the record store, the sync transport), loaded beside the first page so
-// the login and the home show before its code arrives (issue 13: the first page's weight).
+// reach for module state. Two parts: the shell (session, API client, work tracker, the database's reader), there from
+// the first frame, and the device (IndexedDB through Dexie, the record store, the sync transport), loaded by the
+// screens that write or sync, so the login and the home never wait for its code (issues 13 and 41).
 import {
   createContext,
   use,
@@ -14,6 +14,7 @@ import {
 import type { ApiClient } from '../api/client';
 import type { Device } from '../offline/device';
 import type { DeviceLog } from '../offline/device-log';
+import type { LocalReader } from '../offline/local-reader';
 import type { TabCoordinator } from '../offline/tabs';
 import type { WorkTracker } from '../offline/work';
 import { SESSION_KEY, type Session, type SessionStore } from '../offline/session';
@@ -27,6 +28,8 @@ export interface Shell {
   log: DeviceLog;
   /** One sync or compression at a time across tabs and the installed app (issue 25). */
   tabs: TabCoordinator;
+  /** The device's database read without Dexie: what the home shows (issue 41). */
+  reader: LocalReader;
 }
 
 export type Services = Shell & Device;

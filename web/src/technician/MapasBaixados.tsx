@@ -3,10 +3,10 @@ import { useState } from 'react';
 import { Alert, Button, Stack, Typography } from '@mui/material';
 import type { MapaBaixado } from '../offline/mapas';
 import { MAPA_TEXTS, mapasTotalText, mapaText } from '../offline/storage-panel';
-import { useDevice } from '../shared/services';
+import { useShell } from '../shared/services';
 
 export function MapasBaixados({ mapas, onRemoved }: { mapas: MapaBaixado[] | null; onRemoved: () => void }) {
-  const device = useDevice();
+  const { reader } = useShell();
   const [busy, setBusy] = useState<string | null>(null);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
   if (mapas === null) return null;
@@ -15,8 +15,8 @@ export function MapasBaixados({ mapas, onRemoved }: { mapas: MapaBaixado[] | nul
     if (!window.confirm(MAPA_TEXTS.confirm(mapa.nome))) return;
     setBusy(mapa.projeto);
     try {
-      const [{ removeMapaBaixado }, services] = await Promise.all([import('./home-device'), device()]);
-      await removeMapaBaixado(services, mapa.projeto);
+      const { removeMapaBaixado } = await import('./home-device');
+      await removeMapaBaixado(reader, mapa.projeto);
       setMessage({ text: MAPA_TEXTS.removed(mapa.nome), error: false });
       onRemoved();
     } catch (error) {

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { useDevice } from '../shared/services';
+import { LOCAL_DB_VERSION } from '@novus/domain/constants';
+import { useShell } from '../shared/services';
 
 export interface DeviceInfo {
   /** Native IndexedDB version of the local database, once opened. */
@@ -9,26 +10,27 @@ export interface DeviceInfo {
 
 /** The local database's version for the home; storage usage is the storage panel's (use-offline-status.ts). */
 export function useDeviceInfo(): DeviceInfo {
-  const device = useDevice();
+  const { reader } = useShell();
   const [info, setInfo] = useState<DeviceInfo>({ databaseVersion: null, databaseError: null });
 
   useEffect(() => {
     let active = true;
-    device()
-      .then(({ localStore }) => localStore.info())
-      .then(
-        ({ nativeVersion }) => active && setInfo((prev) => ({ ...prev, databaseVersion: nativeVersion })),
-        (error: unknown) =>
-          active &&
-          setInfo((prev) => ({
-            ...prev,
-            databaseError: error instanceof Error ? error.message : String(error),
-          })),
-      );
+    reader.info().then(
+      // No database yet (no sync, no record): Dexie creates it at this app's version when the first one comes.
+      (found) =>
+        active &&
+        setInfo((prev) => ({ ...prev, databaseVersion: found.exists ? found.value : LOCAL_DB_VERSION })),
+      (error: unknown) =>
+        active &&
+        setInfo((prev) => ({
+          ...prev,
+          databaseError: error instanceof Error ? error.message : String(error),
+        })),
+    );
     return () => {
       active = false;
     };
-  }, [device]);
+  }, [reader]);
 
   return info;
 }

@@ -1,7 +1,7 @@
 // Compactar Imagens and Sincronizar (SPEC.md sections 4 and 5): one at a time, status as the engine reports it,
-// an expired session sends the technician to log in again with every record still on the device. The home shows
-// before the device's code arrives: the banners' counts come from home-device.ts, the work itself (field-work.ts)
-// loads on the first tap.
+// an expired session sends the technician to log in again with every record still on the device. The home never
+// waits for the device's code: the banners' counts come from home-device.ts, read with IndexedDB itself; the work
+// (field-work.ts, with Dexie and the sync engine) loads on the first tap.
 import { startTransition, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useNavigate } from 'react-router';
 import type { Device } from '../offline/device';
@@ -40,7 +40,7 @@ function lastPending(): Pending[] {
 const loadWork = () => import('./field-work');
 
 export function useFieldWork() {
-  const { session, work, log, tabs } = useShell();
+  const { session, work, log, tabs, reader } = useShell();
   const device = useDevice();
   const navigate = useNavigate();
   const [busy, setBusy] = useState<'compress' | 'sync' | null>(null);
@@ -54,39 +54,25 @@ export function useFieldWork() {
   // Another tab's sync or compression (issue 25): this home shows it and waits for it.
   const remote = useSyncExternalStore(tabs.subscribe, tabs.getRemote);
 
-  useEffect(() => {
-    let unsubscribe: (() => void) | undefined;
-    let active = true;
-    void device().then(({ localStore }) => {
-      if (active) unsubscribe = localStore.onChange(() => setChanges((count) => count + 1));
-    });
-    return () => {
-      active = false;
-      unsubscribe?.();
-    };
-  }, [device]);
+  useEffect(() => reader.onChange(() => setChanges((count) => count + 1)), [reader]);
 
   useEffect(() => {
     let active = true;
     void (async () => {
-      const [{ readPendingBanners, readCorrecoesAFazer }, services] = await Promise.all([
-        import('./home-device'),
-        device(),
-      ]);
-      const list = await readPendingBanners(services);
-      const aFazer = await readCorrecoesAFazer(services);
+      const { readBanners } = await import('./home-device');
+      const banners = await readBanners(reader);
       if (!active) return;
       startTransition(() => {
-        setPending(list);
-        setCorrecoes(aFazer);
+        setPending(banners.pending);
+        setCorrecoes(banners.correcoes);
       });
-      window.localStorage.setItem(PENDING_KEY, JSON.stringify(list));
-      window.localStorage.setItem(CORRECOES_KEY, String(aFazer));
+      window.localStorage.setItem(PENDING_KEY, JSON.stringify(banners.pending));
+      window.localStorage.setItem(CORRECOES_KEY, String(banners.correcoes));
     })().catch(() => undefined);
     return () => {
       active = false;
     };
-  }, [device, version, changes]);
+  }, [reader, version, changes]);
 
   // A sync or compression of another tab ended: its last word shows here too, and the figures are read again.
   const wasRemote = useRef(remote !== null);

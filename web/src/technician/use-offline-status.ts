@@ -1,8 +1,8 @@
 // What the home tells about the device: ready for the field or what is missing, persistent storage, usage,
 // and what is still waiting to reach the server. Read again after each sync or compression (`version`).
-// Persistence and usage come from the browser at once; what needs the device's database comes with its code.
+// Persistence and usage come from the browser at once; what is in the device's database, from home-device.ts.
 import { startTransition, useEffect, useState } from 'react';
-import { useDevice, useShell } from '../shared/services';
+import { useShell } from '../shared/services';
 import type { CopiasResumo } from '../offline/copias';
 import type { MapaBaixado } from '../offline/mapas';
 import type { ReadinessSummary } from '../offline/readiness';
@@ -31,8 +31,7 @@ async function persistedAnswer(): Promise<boolean | null> {
 
 /** `version` changes after each sync or compression, `mapas` after a map is removed: the figures are read again. */
 export function useOfflineStatus(version: number, mapas = 0): OfflineStatus {
-  const { api } = useShell();
-  const device = useDevice();
+  const { api, reader } = useShell();
   const [status, setStatus] = useState<OfflineStatus>({
     readiness: null,
     persisted: undefined,
@@ -53,23 +52,23 @@ export function useOfflineStatus(version: number, mapas = 0): OfflineStatus {
     void readStorageUsage()
       .then((usage) => update({ usage }))
       .catch(() => update({ usage: null }));
-    const deviceReads = Promise.all([import('./home-device'), device()]);
-    void deviceReads
-      .then(([{ readPending }, services]) => readPending(services))
+    const reads = import('./home-device');
+    void reads
+      .then(({ readPending }) => readPending(reader))
       .then((pending) => update({ pending }))
       .catch(() => undefined);
-    void deviceReads
-      .then(([{ readCopias }, services]) => readCopias(services))
+    void reads
+      .then(({ readCopias }) => readCopias())
       .then((copias) => update({ copias }))
       .catch(() => undefined);
-    void deviceReads
-      .then(([{ readMapasBaixados }]) => readMapasBaixados())
+    void reads
+      .then(({ readMapasBaixados }) => readMapasBaixados())
       .then((list) => update({ mapas: list }))
       .catch(() => update({ mapas: [] }));
-    void deviceReads
-      .then(([{ readReadiness }, services]) =>
+    void reads
+      .then(({ readReadiness }) =>
         readReadiness(
-          services,
+          reader,
           api,
           (readiness) => update({ readiness }),
           () => !active,
@@ -80,7 +79,7 @@ export function useOfflineStatus(version: number, mapas = 0): OfflineStatus {
     return () => {
       active = false;
     };
-  }, [device, api, version, mapas]);
+  }, [api, reader, version, mapas]);
 
   return status;
 }
