@@ -159,6 +159,7 @@ test('the map step draws a zone of preloaded points from the device, clustered, 
       .poll(() => drawnPixels(page), { message: 'points drawn around the fix' })
       .toBeGreaterThan(500);
     await expectAccessible(page, `${flow.label} mapa com pontos`);
+    await screenshot(page, `${flow.shot}-19`);
 
     // A tap on one of them, where its coordinates put it, opens that point (and chooses no new one).
     const lone = lonePoint(flow.points);

@@ -7,6 +7,8 @@ import type { Correcao } from '@novus/domain/revisao';
 import type { Table } from 'dexie';
 import type { CopiaStore } from './copias';
 import type { NovusDatabase } from './db';
+import { type Mudancas, PontosMapaStore } from './pontos-mapa';
+import { isPending } from './pending';
 import { reopening } from './reopen';
 
 export interface LatLng {
@@ -108,11 +110,7 @@ export interface RemoteColeta {
   [field: string]: unknown;
 }
 
-/** Pending = not yet on the server; for points, only once collected (SPEC.md section 4). */
-export function isPending(flow: FlowDefinition, record: LocalColeta): boolean {
-  if (record.sincronizadoEm) return false;
-  return flow.lifecycle === 'coleta' || record.coletado === true;
-}
+export { isPending };
 
 /** Only points drawn in the app may be deleted; units and poles always, after confirmation (SPEC.md 4). */
 export function isDeletable(flow: FlowDefinition, record: LocalColeta): boolean {
@@ -154,13 +152,18 @@ export class RecordStore {
    * photo written again unchanged (an edit of the fields only) keeps the hash taken at capture, and is not read.
    */
   private readonly fotosKnown = new WeakMap<Blob, StoredFoto>();
+  /** The map's points of each flow and project (issue 41), brought up to date after every write here. */
+  readonly mapa: PontosMapaStore;
 
   constructor(
     private readonly db: NovusDatabase,
     private readonly now: () => number = Date.now,
     /** Where what was sent is kept for a while (issue 39); without it, nothing is kept (SPEC.md 4 as it was). */
     readonly copias?: CopiaStore,
-  ) {}
+    mapa?: PontosMapaStore,
+  ) {
+    this.mapa = mapa ?? new PontosMapaStore(db, undefined, now);
+  }
 
   private table(flow: FlowDefinition) {
     return this.db.table<LocalColeta, string>(flow.store);
@@ -177,11 +180,23 @@ export class RecordStore {
    * transaction (records, photos): their bytes are read before it then; what it reads inside comes with them already.
    */
   private transaction<T>(
+    flow: FlowDefinition,
     table: Table<LocalColeta, string>,
     written: unknown,
-    scope: () => Promise<T>,
+    scope: (mudancas: Mudancas) => Promise<T>,
   ): Promise<T> {
-    return this.writing(written, () => reopening(this.db, () => this.db.transaction('rw', table, scope)));
+    // What it changes reaches the map's points once it committed (pontos-mapa.ts).
+    return this.mapa.escrevendo(flow, (mudancas) =>
+      this.writing(written, () =>
+        reopening(this.db, () =>
+          this.db.transaction('rw', table, () => {
+            // Run again (a reopened connection, photos as bytes): only this run's changes count.
+            mudancas.limpar();
+            return scope(mudancas);
+          }),
+        ),
+      ),
+    );
   }
 
   /** A write that may hold photos, stored as this device stores them (PhotoEncoding.storing). */
@@ -246,7 +261,10 @@ export class RecordStore {
       id: uuidv7(this.now()),
       imagensCompactadas: coleta.fotos.every((foto) => foto === null),
     };
-    await this.writing(record, () => this.reopening(() => this.table(flow).add(record)));
+    await this.mapa.escrevendo(flow, async (mudancas) => {
+      await this.writing(record, () => this.reopening(() => this.table(flow).add(record)));
+      mudancas.gravados.push(record);
+    });
     return record;
   }
 
@@ -266,7 +284,10 @@ export class RecordStore {
       carregadoBackoffice: false,
       dados: {},
     };
-    await this.reopening(() => this.table(flow).add(record));
+    await this.mapa.escrevendo(flow, async (mudancas) => {
+      await this.reopening(() => this.table(flow).add(record));
+      mudancas.gravados.push(record);
+    });
     return record;
   }
 
@@ -277,7 +298,7 @@ export class RecordStore {
   async collect(flow: FlowDefinition, id: string, collection: Collection): Promise<LocalColeta> {
     const fotos = await this.storedFotos(collection.fotos);
     const table = this.table(flow);
-    return this.transaction(table, fotos, async () => {
+    return this.transaction(flow, table, fotos, async (mudancas) => {
       const current = await table.get(id);
       if (!current) throw new Error('Registro não encontrado neste aparelho.');
       const { sincronizadoEm: _synced, precisao: _precisao, ...rest } = current;
@@ -295,6 +316,7 @@ export class RecordStore {
         dados: { ...current.dados, ...collection.dados },
       };
       await table.put(record);
+      mudancas.gravados.push(record);
       return record;
     });
   }
@@ -322,21 +344,24 @@ export class RecordStore {
   async update(flow: FlowDefinition, record: LocalColeta): Promise<void> {
     const fotos = await this.storedFotos(record.fotos);
     const table = this.table(flow);
-    await this.transaction(table, [record, fotos], async () => {
+    await this.transaction(flow, table, [record, fotos], async (mudancas) => {
       // Counted from what is stored, not from the caller's copy, which may be older than the sync's.
       const stored = await table.get(record.id);
-      await table.put({ ...record, ...fotos, revision: (stored?.revision ?? 0) + 1 });
+      const updated = { ...record, ...fotos, revision: (stored?.revision ?? 0) + 1 };
+      await table.put(updated);
+      mudancas.gravados.push(updated);
     });
   }
 
   /** Deletes a record the technician may delete (isDeletable); a preloaded point never. */
   async deleteRecord(flow: FlowDefinition, id: string): Promise<void> {
     const table = this.table(flow);
-    await this.transaction(table, null, async () => {
+    await this.transaction(flow, table, null, async (mudancas) => {
       const record = await table.get(id);
       if (!record) return;
       if (!isDeletable(flow, record)) throw new DeleteRefusedError();
       await table.delete(id);
+      mudancas.removidos.push(record);
     });
   }
 
@@ -368,7 +393,7 @@ export class RecordStore {
   async confirmUploaded(flow: FlowDefinition, sent: LocalColeta, tecnico = ''): Promise<void> {
     if (flow.deleteAfterUpload) await this.copias?.keep(flow, sent, tecnico).catch(() => undefined);
     const table = this.table(flow);
-    await this.transaction(table, null, async () => {
+    await this.transaction(flow, table, null, async (mudancas) => {
       const current = await table.get(sent.id);
       // An edit keeps dataHora (and a unit has no coletaId): only the revision tells it from what was sent.
       if (
@@ -381,11 +406,14 @@ export class RecordStore {
       }
       if (flow.deleteAfterUpload) {
         await table.delete(sent.id);
+        mudancas.removidos.push(current);
         return;
       }
       // A correction the server now holds is done: the record is an ordinary synchronised one again.
       const { correcao: _correcao, fotosServidor: _fotos, ...rest } = current;
-      await table.put({ ...rest, sincronizadoEm: this.now() });
+      const synced = { ...rest, sincronizadoEm: this.now() };
+      await table.put(synced);
+      mudancas.gravados.push(synced);
     });
   }
 
@@ -395,7 +423,7 @@ export class RecordStore {
    */
   async merge(flow: FlowDefinition, remote: readonly RemoteColeta[]): Promise<number> {
     const table = this.table(flow);
-    return this.transaction(table, null, async () => {
+    return this.transaction(flow, table, null, async (mudancas) => {
       const local = await table.bulkGet(remote.map((record) => record._id));
       const incoming = remote
         .filter((_, index) => {
@@ -403,7 +431,12 @@ export class RecordStore {
           return !mine || (Boolean(mine.sincronizadoEm) && !mine.correcao);
         })
         .map((record) => fromRemote(record, this.now()));
+      // A project the device held nothing of (its first sync): its map points are all here (a count reads no record).
+      for (const projeto of new Set(incoming.map((record) => record.projeto))) {
+        if ((await table.where('projeto').equals(projeto).count()) === 0) mudancas.novos.add(projeto);
+      }
       await table.bulkPut(incoming);
+      for (const record of incoming) mudancas.gravados.push(record);
       return incoming.length;
     });
   }
@@ -415,7 +448,7 @@ export class RecordStore {
    */
   async storeCorrecao(flow: FlowDefinition, correcao: CorrecaoRemota): Promise<boolean> {
     const table = this.table(flow);
-    return this.transaction(table, null, async () => {
+    return this.transaction(flow, table, null, async (mudancas) => {
       const mine = await table.get(correcao.registro._id);
       if (mine && !mine.sincronizadoEm) return false;
       const fetched = new Map(
@@ -426,13 +459,15 @@ export class RecordStore {
         return { slot, hash, url, ...(blob ? { blob } : {}) };
       });
       const { versao, comentario, campos, revisor, em } = correcao.revisao;
-      await table.put({
+      const stored: LocalColeta = {
         ...fromRemote(remoteOfCorrecao(correcao), this.now()),
         versao,
         correcao: { versao, comentario, campos, revisor, em },
         fotosServidor,
         revision: (mine?.revision ?? 0) + 1,
-      });
+      };
+      await table.put(stored);
+      mudancas.gravados.push(stored);
       return true;
     });
   }
@@ -444,7 +479,7 @@ export class RecordStore {
    */
   async clearCorrecoes(flow: FlowDefinition, listed: ReadonlySet<string>): Promise<number> {
     const table = this.table(flow);
-    return this.transaction(table, null, async () => {
+    return this.transaction(flow, table, null, async (mudancas) => {
       const stale = await table
         .filter(
           (record) =>
@@ -454,10 +489,13 @@ export class RecordStore {
       for (const record of stale) {
         if (flow.deleteAfterUpload) {
           await table.delete(record.id);
+          mudancas.removidos.push(record);
           continue;
         }
         const { correcao: _correcao, fotosServidor: _fotos, ...rest } = record;
-        await table.put({ ...rest, revision: (record.revision ?? 0) + 1 });
+        const cleared = { ...rest, revision: (record.revision ?? 0) + 1 };
+        await table.put(cleared);
+        mudancas.gravados.push(cleared);
       }
       return stale.length;
     });
@@ -479,7 +517,7 @@ export class RecordStore {
     // Its bytes, not the network's Blob, as every photo kept on the device (read before the transaction).
     const blob = this.db.fotos.blobOf(await fetched.arrayBuffer(), fetched.type);
     const table = this.table(flow);
-    await this.transaction(table, blob, async () => {
+    await this.transaction(flow, table, blob, async () => {
       const record = await table.get(id);
       if (!record?.fotosServidor?.some((foto) => foto.hash === hash)) return;
       const fotosServidor = record.fotosServidor.map((foto) =>
@@ -498,7 +536,7 @@ export class RecordStore {
   async correct(flow: FlowDefinition, id: string, revision: Revision): Promise<LocalColeta> {
     const fotos = await this.storedFotos(revision.fotos);
     const table = this.table(flow);
-    return this.transaction(table, [fotos, revision.fotosServidor], async () => {
+    return this.transaction(flow, table, [fotos, revision.fotosServidor], async (mudancas) => {
       const current = await table.get(id);
       if (!current) throw new Error('Registro não encontrado neste aparelho.');
       if (!current.correcao) throw new Error('Este registro não tem correção pedida.');
@@ -518,6 +556,7 @@ export class RecordStore {
         dados: { ...current.dados, ...revision.dados },
       };
       await table.put(record);
+      mudancas.gravados.push(record);
       return record;
     });
   }

@@ -375,6 +375,11 @@ export class SyncEngine {
         if (by === null) continue;
         current = flow.syncTag;
         downloaded += await this.download(flow, by, projetos);
+        // The map's points of a device that held records before it kept them (an update of the app) (issue 41).
+        if (flow.lifecycle !== 'lista') {
+          const deles = projetos.filter((projeto) => projeto.fluxos.includes(flow.key)).map(({ id }) => id);
+          await this.options.records.mapa.garantir(flow, deles);
+        }
       }
       // Everything else went; the records with corrupt photos stay pending, and the sync says which (logged), as it
       // says what went wrong with the copies.

@@ -2,7 +2,7 @@
 // form. The map shows the flow's records (or the flow's own layer); tapping one opens it, tapping the map
 // chooses a point. A flow may replace the map with a list (LPT Agiltec): its form then takes the GPS position.
 // Gravar saves on the device and starts again; a flow brings only its fields and rules.
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Alert, Button, Stack, Typography } from '@mui/material';
 import { type FieldValues, useForm, type UseFormReturn } from 'react-hook-form';
@@ -17,7 +17,7 @@ import type { FlowUi, MapLayer } from '../flow-ui';
 import { valuesOf } from '../flow-ui';
 import { ActionBar } from './ActionBar';
 import { domainResolver } from './domain-resolver';
-import { useFlowRecords, useProjeto, useWorkInProgress } from './hooks';
+import { useFlowRecords, useMapPoints, useProjeto, useWorkInProgress } from './hooks';
 import { type ChosenPoint, MapStep, PICK_POINT } from './MapStep';
 import { PhotoSlots } from './PhotoSlots';
 import { ProjetoNotFound } from './ProjetoNotFound';
@@ -35,34 +35,29 @@ interface Props {
   ui: FlowUi;
 }
 
-/** The flow's own records on the map; tapping one opens it (useMapLayer of a flow may replace this). */
+/**
+ * The flow's own records on the map, drawn from their compact row (the records are not read for it, issue 41); tapping
+ * one reads and opens it. A flow chosen from a list, or whose map shows another layer (useMapLayer), reads no row.
+ */
 function useOwnRecordsLayer(
   flow: FlowDefinition,
   ui: FlowUi,
-  records: readonly LocalColeta[],
+  projetoId: string,
   open: (record: LocalColeta) => void,
-): MapLayer {
-  // A flow chosen from a list draws no map: its thousands of records are not turned into points.
-  const points = useMemo(
-    () =>
-      ui.ChooseStep
-        ? []
-        : records.map((record) => ({
-            id: record.id,
-            lat: record.coordenadas.lat,
-            lng: record.coordenadas.lng,
-            label: flow.labels.record,
-            ...ui.marker(record),
-          })),
-    [records, flow, ui],
-  );
+): MapLayer & { reload: () => void } {
+  const { records } = useServices();
+  const reportFailure = useReportFailure();
+  const { points, reload } = useMapPoints(flow, ui, projetoId, !ui.ChooseStep && !ui.useMapLayer);
   return {
     points,
     onPointClick: (id) => {
-      const record = records.find((candidate) => candidate.id === id);
-      if (record) open(record);
+      records.getByID(flow, id).then(
+        (record) => record && open(record),
+        (error: unknown) => reportFailure(DEVICE_FAILURE.read(flow.labels.record), error),
+      );
     },
     ready: true,
+    reload,
   };
 }
 
@@ -124,8 +119,14 @@ export function FlowWizard({ flow, ui }: Props) {
     setAlert(null);
     setStep(formStep);
   };
-  const { records: flowRecords, reload } = useFlowRecords(flow, projetoId);
-  const own = useOwnRecordsLayer(flow, ui, flowRecords, open);
+  // The records themselves only where a list shows them, or once 'Próximo ponto' or a search needs them.
+  const [recordsWanted, setRecordsWanted] = useState(false);
+  const full = useFlowRecords(flow, projetoId, Boolean(ChooseStep) || recordsWanted);
+  const own = useOwnRecordsLayer(flow, ui, projetoId, open);
+  const reload = () => {
+    full.reload();
+    own.reload();
+  };
   const flowLayer = ui.useMapLayer?.({ projetoId, form: form as UseFormReturn<FieldValues> });
   const layer = flowLayer ?? own;
 
@@ -250,7 +251,7 @@ export function FlowWizard({ flow, ui }: Props) {
       {/* Kept mounted while the form is open, so the list comes back with its filters after Gravar. */}
       {ChooseStep && (
         <div hidden={step !== mapStep}>
-          <ChooseStep projetoId={projeto.id} records={flowRecords} open={open} />
+          <ChooseStep projetoId={projeto.id} records={full.records} open={open} />
         </div>
       )}
 
@@ -264,7 +265,13 @@ export function FlowWizard({ flow, ui }: Props) {
           onPointClick={layer.onPointClick}
           proximo={
             hasProximoPonto(flow) && !flowLayer
-              ? { flow, records: flowRecords, title: ui.title, open }
+              ? {
+                  flow,
+                  records: full.loaded ? full.records : null,
+                  load: () => setRecordsWanted(true),
+                  title: ui.title,
+                  open,
+                }
               : undefined
           }
         >

@@ -1,6 +1,6 @@
 // The map step's 'Próximo ponto' and 'Buscar ponto' (issue 26): where to walk next, and a point found by its id,
 // from the records on the device, so both work offline. See proximo-ponto.ts for the choice.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   Alert,
   Box,
@@ -36,8 +36,12 @@ import {
 /** What the map step needs to offer 'Próximo ponto' on a flow. */
 export interface ProximoPontoProps {
   flow: FlowDefinition;
-  /** The flow's records of the project on the device. */
-  records: readonly LocalColeta[];
+  /**
+   * The flow's records of the project on the device; null until read: the map draws without them (issue 41), and they
+   * are read (`load`) once 'Próximo ponto' is pressed or a search typed.
+   */
+  records: readonly LocalColeta[] | null;
+  load: () => void;
   /** 'Uso Mútuo / IP IP-100 nº 3': how the flow names a record. */
   title: (record: LocalColeta) => string;
   /** Opens the point as a tap on its marker does. */
@@ -54,13 +58,18 @@ interface Props extends ProximoPontoProps {
   onAlvo: (id: string | null, centre: LatLng | null) => void;
 }
 
-export function ProximoPonto({ flow, records, title, open, zonas, position, alvo, onAlvo }: Props) {
+export function ProximoPonto({ flow, records, load, title, open, zonas, position, alvo, onAlvo }: Props) {
   const [aviso, setAviso] = useState<string | null>(null);
   const [busca, setBusca] = useState('');
+  /** 'Próximo ponto' pressed before the records were read: chosen once they are. */
+  const [pedido, setPedido] = useState(false);
   const painel = useRef<HTMLDivElement>(null);
-  const candidatos = useMemo(() => pontosAColetar(records, zonas), [records, zonas]);
+  const candidatos = useMemo(() => (records ? pontosAColetar(records, zonas) : []), [records, zonas]);
   const campos = CAMPOS_BUSCA[flow.key] ?? SEM_CAMPOS;
-  const achados = useMemo(() => buscarPontos(records, campos, busca), [records, campos, busca]);
+  const achados = useMemo(
+    () => (records ? buscarPontos(records, campos, busca) : []),
+    [records, campos, busca],
+  );
 
   // The chosen point stays the target as the technician walks (only distance and direction follow the GPS);
   // once collected it is no longer one, and 'Próximo ponto' picks again.
@@ -72,7 +81,12 @@ export function ProximoPonto({ flow, records, title, open, zonas, position, alvo
     if (alvo !== null) painel.current?.scrollIntoView({ block: 'nearest' });
   }, [alvo]);
 
-  const escolher = () => {
+  const escolher = useCallback(() => {
+    if (records === null) {
+      setPedido(true);
+      load();
+      return;
+    }
     const proximo = escolherProximo(position, candidatos);
     if (proximo.tipo === 'ponto') {
       setAviso(null);
@@ -81,7 +95,13 @@ export function ProximoPonto({ flow, records, title, open, zonas, position, alvo
       setAviso(proximo.tipo === 'semGps' ? PROXIMO_TEXTS.semGps : PROXIMO_TEXTS.nenhum);
       onAlvo(null, null);
     }
-  };
+  }, [records, load, position, candidatos, onAlvo]);
+  // Pressed while the records were being read: the choice is made as they come (after the render: it sets the map's).
+  useEffect(() => {
+    if (!pedido || records === null) return;
+    setPedido(false);
+    escolher();
+  }, [pedido, records, escolher]);
 
   return (
     <Stack spacing={1.5} component="section" aria-label={PROXIMO_TEXTS.botao}>
@@ -128,11 +148,15 @@ export function ProximoPonto({ flow, records, title, open, zonas, position, alvo
         label={PROXIMO_TEXTS.busca}
         type="search"
         value={busca}
-        onChange={(event) => setBusca(event.target.value)}
+        onChange={(event) => {
+          setBusca(event.target.value);
+          if (records === null) load();
+        }}
         helperText={buscaAjuda(campos)}
         autoComplete="off"
       />
       {busca.trim() !== '' &&
+        records !== null &&
         (achados.length === 0 ? (
           <Typography variant="body2" role="status">
             {PROXIMO_TEXTS.nadaEncontrado}

@@ -57,6 +57,18 @@ interface Props {
   onPointClick?: (id: string) => void;
 }
 
+/**
+ * Where the map opens before the first GPS fix: the middle of the project's first zone, where its points are, so they
+ * are drawn at once (a phone's first fix may take seconds); without zones, SPEC.md's default centre.
+ */
+export function openingCentre(zonas: readonly LocalZona[]): [number, number] {
+  const poligono = zonas.find((zona) => (zona.poligono?.length ?? 0) > 0)?.poligono;
+  if (!poligono) return MAP_DEFAULTS.center;
+  const lats = poligono.map(({ lat }) => lat);
+  const lngs = poligono.map(({ lng }) => lng);
+  return [(Math.min(...lats) + Math.max(...lats)) / 2, (Math.min(...lngs) + Math.max(...lngs)) / 2];
+}
+
 export function FieldMap({
   tiles,
   mapaBase = null,
@@ -105,7 +117,7 @@ export function FieldMap({
       }}
     >
       <MapContainer
-        center={MAP_DEFAULTS.center}
+        center={picked ? [picked.lat, picked.lng] : position ? [position.lat, position.lng] : openingCentre(zonas)}
         zoom={MAP_DEFAULTS.zoom}
         maxZoom={MAP_DEFAULTS.maxZoom}
         minZoom={MAP_DEFAULTS.minZoom}
