@@ -8,6 +8,7 @@ import { FLOWS } from '@novus/domain/flows/registry';
 import type { FlowUi } from '../collect/flow-ui';
 import { Loading } from '../shared/Loading';
 import { ProjetosPage } from './ProjetosPage';
+import { loadFlowUis, loadFlowWizard } from './wizard-code';
 
 const ProjetoPage = lazy(() => import('./ProjetoPage').then((m) => ({ default: m.ProjetoPage })));
 // The flows' UIs (FLOW_UI: their forms, react-hook-form, the fields' components) come with the wizard or the
@@ -16,13 +17,13 @@ type FlowScreen = ComponentType<{ flow: FlowDefinition; ui: FlowUi }>;
 
 function lazyFlowScreen(load: () => Promise<FlowScreen>) {
   return lazy(() =>
-    Promise.all([load(), import('../collect/flows')]).then(([Screen, { FLOW_UI }]) => ({
+    Promise.all([load(), loadFlowUis()]).then(([Screen, FLOW_UI]) => ({
       default: ({ flow }: { flow: FlowDefinition }) => <Screen flow={flow} ui={FLOW_UI[flow.key]} />,
     })),
   );
 }
 
-const FlowWizard = lazyFlowScreen(() => import('../collect/shared/FlowWizard').then((m) => m.FlowWizard));
+const FlowWizard = lazyFlowScreen(loadFlowWizard);
 const FlowRecordPage = lazyFlowScreen(() =>
   import('../collect/shared/FlowRecordPage').then((m) => m.FlowRecordPage),
 );

@@ -1,12 +1,16 @@
 // /projeto/:projetoId (SPEC.md section 2): one button per flow the project enables, in the registry's order.
+import { useEffect } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { Alert, Button, LinearProgress, Stack, Typography } from '@mui/material';
 import { FLOWS } from '@novus/domain/flows/registry';
 import { useProjeto } from '../collect/shared/hooks';
+import { prefetchFlowWizard } from './wizard-code';
 
 export function ProjetoPage() {
   const { projetoId } = useParams();
   const { projeto, loaded } = useProjeto(projetoId);
+  // Each button below opens a wizard: its code comes now, while the technician reads the menu.
+  useEffect(prefetchFlowWizard, []);
 
   return (
     <Stack spacing={2}>
