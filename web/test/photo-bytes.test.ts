@@ -214,6 +214,50 @@ describe('photos written to the device', () => {
     expect(row?.fotosSha256).toEqual([null, await hex(bytes(9))]);
   });
 
+  it('photos prepared as they are taken are read once: Gravar stores those copies and hashes (issue 41)', async () => {
+    const [first, second] = [cameraFile(20), cameraFile(21)];
+    const reads = [vi.spyOn(first, 'arrayBuffer'), vi.spyOn(second, 'arrayBuffer')];
+    records.prepareFotos([first, null, second]);
+    records.prepareFotos([first, null, second]); // the form drawn again: nothing read twice
+    expect(reads.map((read) => read.mock.calls.length)).toEqual([1, 1]); // read as they were taken
+    const written = writtenPhotos(unidadeFlow);
+    const added = await records.add(unidadeFlow, {
+      projeto: PROJETO.id,
+      dataHora: clock,
+      coordenadas: AQUI,
+      fotos: [first, null, second],
+      dados: unidadeDados('13'),
+    });
+    expect(reads.map((read) => read.mock.calls.length)).toEqual([1, 1]);
+    expect(files(written)).toEqual([]);
+    expect(added.fotosSha256).toEqual([await hex(bytes(20)), null, await hex(bytes(21))]);
+    const row = await storedRow(unidadeFlow, added.id);
+    expect(await bytesOf(row?.fotos[0])).toEqual(bytes(20));
+    expect(await bytesOf(row?.fotos[2])).toEqual(bytes(21));
+    expect(row?.fotosSha256).toEqual(added.fotosSha256);
+  });
+
+  it('a photo unreadable when prepared is read again by Gravar', async () => {
+    let readable = false;
+    class FlakyBlob extends Blob {
+      override arrayBuffer(): Promise<ArrayBuffer> {
+        return readable ? super.arrayBuffer() : Promise.reject(new DOMException('busy', 'NotReadableError'));
+      }
+    }
+    const flaky = new FlakyBlob([bytes(22)], { type: 'image/jpeg' });
+    records.prepareFotos([flaky]);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    readable = true;
+    const added = await records.add(unidadeFlow, {
+      projeto: PROJETO.id,
+      dataHora: clock,
+      coordenadas: AQUI,
+      fotos: [flaky],
+      dados: unidadeDados('14'),
+    });
+    expect(added.fotosSha256).toEqual([await hex(bytes(22))]);
+  });
+
   it('a correction’s photos taken now are stored as bytes with their hashes', async () => {
     const remote: RemoteColeta = {
       _id: '0190a1b2-c3d4-7e5f-8a9b-0000000000c1',

@@ -146,6 +146,9 @@ interface StoredFoto {
   hash: string;
 }
 
+/** A photo read for storing: its copy, and its hash unless WebCrypto gave none. */
+type ReadFoto = Omit<StoredFoto, 'hash'> & { hash: string | null };
+
 export class RecordStore {
   /**
    * Photos this store wrote or read, each with its stored copy and the SHA-256 computed when it was written: a
@@ -154,6 +157,8 @@ export class RecordStore {
   private readonly fotosKnown = new WeakMap<Blob, StoredFoto>();
   /** The map's points of each flow and project (issue 41), brought up to date after every write here. */
   readonly mapa: PontosMapaStore;
+  /** Photos being read and hashed now (prepareFotos, or a save): a save waits for that reading, never starts another. */
+  private readonly fotosReading = new WeakMap<Blob, Promise<ReadFoto | null>>();
 
   constructor(
     private readonly db: NovusDatabase,
@@ -214,18 +219,37 @@ export class RecordStore {
    * one commits it early. A photo already unreadable is kept as it is, without a hash: the sync reports it.
    */
   private async storedFotos(fotos: readonly (Blob | null)[]): Promise<StoredFotos> {
-    const stored: StoredFotos = { fotos: [], fotosSha256: [] };
-    for (const foto of fotos) {
-      const kept = foto ? await this.storedFoto(foto) : null;
-      stored.fotos.push(kept?.blob ?? foto ?? null);
-      stored.fotosSha256.push(kept?.hash ?? null);
-    }
-    return stored;
+    // All read at once: those prepared as they were taken are done already, the others overlap.
+    const kept = await Promise.all(fotos.map((foto) => (foto ? this.storedFoto(foto) : null)));
+    return {
+      fotos: fotos.map((foto, slot) => kept[slot]?.blob ?? foto ?? null),
+      fotosSha256: kept.map((stored) => stored?.hash ?? null),
+    };
   }
 
-  private async storedFoto(foto: Blob): Promise<{ blob: Blob; hash: string | null } | null> {
+  /**
+   * Photos just taken (the wizard calls this as they arrive): their stored copies and hashes are made now, while the
+   * technician fills the form, so Gravar finds them done (issue 41: reading and hashing three 12 MP photos was most
+   * of a save). Nothing is written: a photo dropped before Gravar is only a copy in memory until it is collected.
+   */
+  prepareFotos(fotos: readonly (Blob | null)[]): void {
+    // a failure here is the save's to report, when it reads the photo again
+    for (const foto of fotos) if (foto) this.storedFoto(foto).catch(() => undefined);
+  }
+
+  private storedFoto(foto: Blob): Promise<ReadFoto | null> {
     const known = this.fotosKnown.get(foto);
-    if (known) return known;
+    if (known) return Promise.resolve(known);
+    let reading = this.fotosReading.get(foto);
+    if (!reading) {
+      // An unreadable photo, or one read without WebCrypto, is read again by the next save, as before.
+      reading = this.readFoto(foto).finally(() => this.fotosReading.delete(foto));
+      this.fotosReading.set(foto, reading);
+    }
+    return reading;
+  }
+
+  private async readFoto(foto: Blob): Promise<ReadFoto | null> {
     let bytes: ArrayBuffer;
     try {
       bytes = await foto.arrayBuffer();
@@ -234,12 +258,11 @@ export class RecordStore {
     }
     const blob = this.db.fotos.blobOf(bytes, foto.type);
     const hash = await sha256HexOf(bytes);
-    if (hash !== null) {
-      const stored = { blob, hash };
-      this.fotosKnown.set(foto, stored);
-      this.fotosKnown.set(blob, stored);
-    }
-    return { blob, hash };
+    if (hash === null) return { blob, hash };
+    const stored = { blob, hash };
+    this.fotosKnown.set(foto, stored);
+    this.fotosKnown.set(blob, stored);
+    return stored;
   }
 
   /** Records read from the store: their photos are known with the hashes stored beside them. */

@@ -2,10 +2,11 @@
 // form. The map shows the flow's records (or the flow's own layer); tapping one opens it, tapping the map
 // chooses a point. A flow may replace the map with a list (LPT Agiltec): its form then takes the GPS position.
 // Gravar saves on the device and starts again; a flow brings only its fields and rules.
-import { useState } from 'react';
+import { type Ref, useEffect, useImperativeHandle, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useNavigate, useParams } from 'react-router';
 import { Alert, Button, Stack, Typography } from '@mui/material';
-import { type FieldValues, useForm, type UseFormReturn } from 'react-hook-form';
+import { type Control, type FieldValues, useForm, useFormState, type UseFormReturn } from 'react-hook-form';
 import type { FlowDefinition } from '@novus/domain/flows/flow';
 import { isInZonas } from '@novus/domain/geo/zonas';
 import { useReportFailure, useServices, useSession } from '../../shared/services';
@@ -61,6 +62,44 @@ function useOwnRecordsLayer(
   };
 }
 
+/**
+ * Gravar, disabled while a save runs. It follows the form's state itself, so the wizard (the whole form) is not drawn
+ * again when a save starts (issue 41).
+ */
+function GravarButton({ control, form, disabled }: { control: Control; form: string; disabled: boolean }) {
+  const { isSubmitting } = useFormState({ control });
+  return (
+    <Button variant="contained" type="submit" form={form} disabled={isSubmitting || disabled}>
+      Gravar
+    </Button>
+  );
+}
+
+/** The form's error of its own (a flow's rule across fields), followed apart from the wizard as Gravar is. */
+function RootError({ control }: { control: Control }) {
+  const { errors } = useFormState({ control });
+  const message = errors.root?.message;
+  return message ? <Alert severity="error">{message}</Alert> : null;
+}
+
+interface SavedHandle {
+  show: () => void;
+}
+
+/** The confirmation of a save, with its own state: on the screen before the wizard is drawn for the next record. */
+function SavedAfterGravar({ text, ref }: { text: string; ref: Ref<SavedHandle> }) {
+  const [open, setOpen] = useState(false);
+  useImperativeHandle(ref, () => ({ show: () => flushSync(() => setOpen(true)) }), []);
+  return <SavedNotice open={open} text={text} onClose={() => setOpen(false)} />;
+}
+
+/** Resolves once the browser has painted what is on the page now (or soon, in a hidden tab, which paints nothing). */
+const afterPaint = () =>
+  new Promise<void>((resolve) => {
+    requestAnimationFrame(() => setTimeout(resolve, 0));
+    setTimeout(resolve, 100);
+  });
+
 export function FlowWizard({ flow, ui }: Props) {
   const { projetoId = '' } = useParams();
   const navigate = useNavigate();
@@ -82,7 +121,7 @@ export function FlowWizard({ flow, ui }: Props) {
   const [editing, setEditing] = useState<LocalColeta | null>(null);
   const [fotos, setFotos] = useState<(Blob | null)[]>(() => slotsOf(flow, null));
   const [alert, setAlert] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
+  const saved = useRef<SavedHandle>(null);
   const form = useForm<FieldValues>({
     defaultValues: ui.initialValues(),
     resolver: domainResolver(flow.dados),
@@ -127,6 +166,8 @@ export function FlowWizard({ flow, ui }: Props) {
     full.reload();
     own.reload();
   };
+  // Each photo's stored copy and hash are made as it is taken, not at Gravar (RecordStore.prepareFotos).
+  useEffect(() => records.prepareFotos(fotos), [records, fotos]);
   const flowLayer = ui.useMapLayer?.({ projetoId, form: form as UseFormReturn<FieldValues> });
   const layer = flowLayer ?? own;
 
@@ -189,10 +230,13 @@ export function FlowWizard({ flow, ui }: Props) {
           tecnico: session?.nome,
           values,
         });
+        // Stored: the technician is told first, and the form is drawn for the next record once that is on the screen
+        // (Gravar stays disabled until then).
+        saved.current?.show();
+        await afterPaint();
         reload();
         if (firstStep) startOver(ui.initialValues(), 0);
         else toMap();
-        setSaved(true);
       } catch (error) {
         setAlert(saveErrorText(error));
         reportFailure(DEVICE_FAILURE.save(flow.labels.record), error);
@@ -294,9 +338,7 @@ export function FlowWizard({ flow, ui }: Props) {
           onSubmit={(event) => void save(event)}
           id={`${flow.key}-form`}
         >
-          {form.formState.errors.root?.message && (
-            <Alert severity="error">{form.formState.errors.root.message}</Alert>
-          )}
+          <RootError control={form.control} />
           <Fields form={form} record={editing} />
           {ChooseStep && (
             <RefreshLocation
@@ -334,15 +376,7 @@ export function FlowWizard({ flow, ui }: Props) {
           </Button>
         )}
         {step === formStep && (
-          <Button
-            key="gravar"
-            variant="contained"
-            type="submit"
-            form={`${flow.key}-form`}
-            disabled={form.formState.isSubmitting || !canSave}
-          >
-            Gravar
-          </Button>
+          <GravarButton key="gravar" control={form.control} form={`${flow.key}-form`} disabled={!canSave} />
         )}
         {(canClear || (step === 0 && !ChooseStep)) && (
           <Button variant="outlined" onClick={step === formStep ? clearForm : () => startOver(base, step)}>
@@ -363,7 +397,7 @@ export function FlowWizard({ flow, ui }: Props) {
           </Button>
         )}
       </ActionBar>
-      <SavedNotice open={saved} text={ui.savedText} onClose={() => setSaved(false)} />
+      <SavedAfterGravar ref={saved} text={ui.savedText} />
     </Stack>
   );
 }

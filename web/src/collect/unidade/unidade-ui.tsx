@@ -25,7 +25,7 @@ import {
 const emptyUnidade = () => initialUnidadeValues();
 
 function UnidadeFields({ form, record, disabled }: FieldsProps<UnidadeFormValues>) {
-  const { control, watch, getValues, reset, formState } = form;
+  const { control, watch, getValues, reset } = form;
   const repeat = useRepeat({
     flow: unidadeFlow,
     form,
@@ -41,11 +41,9 @@ function UnidadeFields({ form, record, disabled }: FieldsProps<UnidadeFormValues
   // keepErrors: a rule change must not hide what is still wrong; keepDirty: the form is still being edited
   const replace = (values: UnidadeFormValues) =>
     reset(values, { keepErrors: true, keepDirty: true, keepDefaultValues: true, keepSubmitCount: true });
-  const rootError = formState.errors.root?.message;
 
   return (
     <Stack spacing={2}>
-      {rootError && <Alert severity="error">{rootError}</Alert>}
       <RepetirUltimo repeat={repeat} />
       <SelectInput
         control={control}
