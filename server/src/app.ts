@@ -16,6 +16,7 @@ import Fastify, {
 import * as sistema from '@novus/domain/api/sistema';
 import { FLOWS } from '@novus/domain/flows/registry';
 import { AUTH_COOKIE, authRoutes } from './auth/routes.ts';
+import { segundoFatorRoutes } from './auth/segundo-fator-routes.ts';
 import { compressionConfig, registerCompression } from './compression.ts';
 import { createAccess } from './auth/access.ts';
 import { rejectCrossSite } from './auth/csrf.ts';
@@ -198,6 +199,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(clienteRoutes, { db, access });
   await app.register(projetoRoutes, { db, access, blobs: options.blobs });
   await app.register(usuarioRoutes, { db, access });
+  await app.register(segundoFatorRoutes, { db, access, limiter });
   await app.register(auditoriaRoutes, { db, access });
   const live = new PontosLive(db, (error) => app.log.error({ err: error }, 'live notification failed'));
   const sweeper = new PhotoSweeper(db, options.blobs, {

@@ -76,6 +76,8 @@ interface World {
   adminCookie: string;
   /** Logins of the callers (logout ends a session made for the purpose). */
   logins: Record<Exclude<Caller, 'none'>, string>;
+  /** The database, for an entry that must clear what an earlier entry left (a second factor being set up). */
+  db: TestContext['db'];
 }
 
 // The sweep's webhooks name this host's closed port (WEBHOOK below).
@@ -306,6 +308,55 @@ const TABLE: Record<string, Entry> = {
     expect: both(everyone(204)),
   },
   'GET /api/auth/me': { call: () => ({ method: 'GET', url: '/api/auth/me' }), expect: both(signedIn(200)) },
+  // 'Verificação em duas etapas' (issue 42): one's own, without turning it on (the sweep's logins stay password only).
+  'GET /api/conta/segundo-fator': {
+    call: () => ({ method: 'GET', url: '/api/conta/segundo-fator' }),
+    expect: both(signedIn(200)),
+  },
+  'POST /api/conta/segundo-fator': {
+    call: () => ({ method: 'POST', url: '/api/conta/segundo-fator' }),
+    expect: both(signedIn(200)),
+  },
+  // Nothing being set up (cleared here): 409, and no wrong code counted against the sweep's address.
+  'POST /api/conta/segundo-fator/confirmar': {
+    call: async (_o, caller, world) => {
+      if (caller !== 'none') {
+        await world.db.query('UPDATE usuarios SET totp_pendente = NULL WHERE login = $1', [
+          world.logins[caller],
+        ]);
+      }
+      return { method: 'POST', url: '/api/conta/segundo-fator/confirmar', json: { codigo: '123456' } };
+    },
+    expect: both(signedIn(409)),
+  },
+  'POST /api/conta/segundo-fator/desativar': {
+    call: () => ({ method: 'POST', url: '/api/conta/segundo-fator/desativar', json: { codigo: '123456' } }),
+    expect: both(signedIn(204)),
+  },
+  'POST /api/auth/segundo-fator': {
+    call: (_o, _caller, world) => ({
+      method: 'POST',
+      url: '/api/auth/segundo-fator',
+      json: { login: world.logins.interpretador, password: PASSWORD },
+    }),
+    expect: both(everyone(200)),
+  },
+  'DELETE /api/user/:id/segundo-fator': {
+    call: (o) => ({ method: 'DELETE', url: `/api/user/${o.usuario}/segundo-fator` }),
+    expect: both(adminOnly(204)),
+  },
+  'GET /api/configuracoes/seguranca': {
+    call: () => ({ method: 'GET', url: '/api/configuracoes/seguranca' }),
+    expect: both(adminOnly(200)),
+  },
+  'PUT /api/configuracoes/seguranca': {
+    call: () => ({
+      method: 'PUT',
+      url: '/api/configuracoes/seguranca',
+      json: { segundoFatorObrigatorio: false },
+    }),
+    expect: both(adminOnly(200)),
+  },
 
   // Clients.
   'GET /api/cliente': {
@@ -735,7 +786,7 @@ describe('authorization of every route', () => {
     ).map((row) => row.name);
 
     // The callers' logins are filled in by makeCaller, the administrador's first.
-    world = { app, adminCookie: '', logins: {} as World['logins'] };
+    world = { app, db: ctx.db, adminCookie: '', logins: {} as World['logins'] };
     await makeCaller('administrador', ['administrador']);
     world.adminCookie = cookies.administrador ?? '';
     const a = await makeSide('A');

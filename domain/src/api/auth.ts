@@ -22,8 +22,19 @@ export const login = endpoint({
   body: loginSchema,
   consumes: FORM,
   bodyLimit: 16 * 1024,
-  ok: { status: 200, description: 'Sessão aberta: nome, papéis e zonas do usuário.', answer: sessionAnswer },
-  errors: [401, 429],
+  ok: {
+    status: 200,
+    description:
+      'Sessão aberta: nome, papéis e zonas do usuário; no login que liga a verificação em duas etapas exigida, ' +
+      'os códigos de recuperação.',
+    answer: sessionAnswer.extend({
+      codigosRecuperacao: z
+        .array(z.string())
+        .optional()
+        .describe('Dez códigos de uso único, quando este login ligou a verificação em duas etapas.'),
+    }),
+  },
+  errors: [401, 403, 429],
 });
 
 export const logout = endpoint({

@@ -1,14 +1,16 @@
 // POST /api/auth/login, POST /api/auth/logout, GET /api/auth/me.
 import type { FastifyInstance } from 'fastify';
 import * as api from '@novus/domain/api/auth';
+import { SEGUNDO_FATOR_TEXTS } from '@novus/domain/auth';
 import { isRole } from '@novus/domain/roles';
 import type { Database } from '../db/database.ts';
 import { route } from '../contract.ts';
-import { tooManyRequests, unauthorized } from '../errors.ts';
-import { findUserByLogin, userZonas } from '../modules/usuarios/queries.ts';
+import { forbidden, tooManyRequests, unauthorized } from '../errors.ts';
+import { findUserByLogin, type UsuarioRow, userZonas } from '../modules/usuarios/queries.ts';
 import { displayName, requireSession } from './access.ts';
 import type { LoginLimiter } from './login-limiter.ts';
 import { DUMMY_HASH, verifyPassword } from './passwords.ts';
+import { aceitarCodigo, confirmarPendente, exigidoPara } from './segundo-fator.ts';
 import { endSession } from './sessions.ts';
 import type { TokenService } from './tokens.ts';
 
@@ -21,6 +23,35 @@ export interface AuthDeps {
 }
 
 export async function authRoutes(app: FastifyInstance, { db, tokens, limiter }: AuthDeps): Promise<void> {
+  /**
+   * The second step of a password login (issue 42), once the password is right: an account with the second factor
+   * on must send its code; a role the administrador requires it of, not set up yet, sends the first code of the
+   * secret it set up (POST /api/auth/segundo-fator), which turns it on and gives the recovery codes. A wrong code
+   * counts toward the rate limit as a wrong password does. Nothing here opens a session.
+   */
+  async function segundaEtapa(
+    user: UsuarioRow,
+    codigo: string | undefined,
+    login: string,
+    address: string,
+  ): Promise<string[] | undefined> {
+    const recusar = async () => {
+      await limiter.recordFailure(db, login, address);
+      return unauthorized(SEGUNDO_FATOR_TEXTS.invalido);
+    };
+    const { totp_segredo: segredo } = user;
+    if (segredo !== null) {
+      if (codigo === undefined) throw unauthorized(SEGUNDO_FATOR_TEXTS.pedir);
+      if (!(await aceitarCodigo(db, { id: user.id, totp_segredo: segredo }, codigo))) throw await recusar();
+      return undefined;
+    }
+    if (!(await exigidoPara(db, user.roles))) return undefined;
+    if (codigo === undefined || user.totp_pendente === null) throw forbidden(SEGUNDO_FATOR_TEXTS.configurar);
+    const codigos = await confirmarPendente(db, user, codigo);
+    if (!codigos) throw await recusar();
+    return codigos;
+  }
+
   route(app, null, api.login, async ({ body: input, request, reply }) => {
     if (await limiter.isBlocked(db, input.login, request.ip)) {
       throw tooManyRequests('Muitas tentativas de login. Aguarde alguns minutos e tente novamente.');
@@ -31,6 +62,7 @@ export async function authRoutes(app: FastifyInstance, { db, tokens, limiter }: 
       await limiter.recordFailure(db, input.login, request.ip);
       throw unauthorized('Login ou senha inválidos.');
     }
+    const codigosRecuperacao = await segundaEtapa(user, input.codigo, input.login, request.ip);
     await limiter.recordSuccess(db, input.login);
     const claims = {
       nome: displayName(user),
@@ -46,7 +78,7 @@ export async function authRoutes(app: FastifyInstance, { db, tokens, limiter }: 
       secure: request.protocol === 'https',
       maxAge: tokens.ttlSeconds,
     });
-    return { ...claims, exp };
+    return { ...claims, exp, ...(codigosRecuperacao ? { codigosRecuperacao } : {}) };
   });
 
   route(app, null, api.logout, async ({ request, reply }) => {

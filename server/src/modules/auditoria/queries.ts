@@ -14,7 +14,9 @@ export type AuditEntidade =
   /** A reviewer's decision on a record, or a bulk approval (entidadeId: the project). */
   | 'revisao'
   /** A record deleted in the back office, or sent again by a phone to a server that lacked it (issue 39). */
-  | 'registro';
+  | 'registro'
+  /** An administrador's setting (entidadeId: its group, 'seguranca'). */
+  | 'configuracao';
 export type AuditAcao = 'criar' | 'alterar' | 'excluir' | 'importar';
 /** The values of an object as a reader of the log sees them: names rather than ids where that helps. */
 export type Valores = Record<string, unknown>;

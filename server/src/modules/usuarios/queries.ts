@@ -10,6 +10,9 @@ export interface UsuarioRow {
   roles: string[];
   cliente: string | null;
   created_at: Date;
+  /** 'Verificação em duas etapas' (issue 42): the active secret, and one being set up. */
+  totp_segredo: string | null;
+  totp_pendente: string | null;
 }
 
 export interface UsuarioListRow extends Omit<UsuarioRow, 'password_hash'> {
