@@ -23,6 +23,8 @@ const SupervisorPage = lazy(() =>
   import('./supervisor/SupervisorPage').then((m) => ({ default: m.SupervisorPage })),
 );
 
+const ContaPage = lazy(() => import('../conta/ContaPage').then((m) => ({ default: m.ContaPage })));
+
 // The review screen draws the record's point with Leaflet: loaded when it opens (issue 24).
 const RevisaoPage = lazy(() => import('./revisao/RevisaoPage').then((m) => ({ default: m.RevisaoPage })));
 
@@ -49,6 +51,7 @@ export function BackofficeApp() {
             <Route path="supervisor" element={<SupervisorPage />} />
             <Route path="revisao" element={<RevisaoPage />} />
             <Route path="webhooks" element={<WebhooksPage />} />
+            <Route path="conta" element={<ContaPage />} />
             <Route path="*" element={<Navigate to="/backoffice" replace />} />
           </Routes>
         </Suspense>

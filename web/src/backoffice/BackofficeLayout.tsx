@@ -1,6 +1,6 @@
 // Fixed top bar with title, greeting and user menu; permanent 240 px drawer (SPEC.md section 2).
 import { useState, type ReactNode } from 'react';
-import { NavLink } from 'react-router';
+import { NavLink, useNavigate } from 'react-router';
 import {
   AppBar,
   Box,
@@ -24,6 +24,7 @@ import { useLogout } from '../shared/use-logout';
 export function BackofficeLayout({ children }: { children: ReactNode }) {
   const session = useSession();
   const logout = useLogout('/backoffice');
+  const navigate = useNavigate();
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   const entries = menuFor(session?.roles ?? []);
 
@@ -55,6 +56,14 @@ export function BackofficeLayout({ children }: { children: ReactNode }) {
             anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
             transformOrigin={{ vertical: 'top', horizontal: 'right' }}
           >
+            <MenuItem
+              onClick={() => {
+                setMenuAnchor(null);
+                void navigate('/backoffice/conta');
+              }}
+            >
+              Minha conta
+            </MenuItem>
             <MenuItem
               onClick={() => {
                 setMenuAnchor(null);

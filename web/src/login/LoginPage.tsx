@@ -1,12 +1,19 @@
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Alert, Box, Button, CircularProgress, Paper, Stack, Typography } from '@mui/material';
 import { useSession, useShell } from '../shared/services';
-import type { LoginErrors } from './submit';
+import type { Session } from '../offline/session';
+import type { LoginErrors, SegundaEtapa as Modo } from './submit';
 import { LoginField } from './LoginField';
 import { destinationFor } from './target';
 
 const LOGIN_FAILED = 'Não foi possível entrar. Verifique a conexão e tente novamente.';
+
+// 'Verificação em duas etapas' (issue 42): fetched only when a password opens that step.
+const SegundaEtapa = lazy(() => import('./SegundaEtapa').then((m) => ({ default: m.SegundaEtapa })));
+const CodigosRecuperacao = lazy(() =>
+  import('./SegundaEtapa').then((m) => ({ default: m.CodigosRecuperacao })),
+);
 
 export function LoginPage() {
   const { api, session: sessionStore } = useShell();
@@ -17,21 +24,38 @@ export function LoginPage() {
   const [errors, setErrors] = useState<LoginErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  /** The password was right and the account asks for its code (or for setting it up first). */
+  const [etapa, setEtapa] = useState<{ login: string; password: string; modo: Modo } | null>(null);
+  /** This login turned the second factor on: its recovery codes are shown before going on. */
+  const [codigos, setCodigos] = useState<{ list: string[]; session: Session } | null>(null);
 
   if (session !== null && !submitting) return <Navigate to={destination} replace />;
+
+  const enter = (opened: Session) => {
+    sessionStore.set(opened);
+    navigate(destination, { replace: true });
+  };
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const values = { login: String(form.get('login') ?? ''), password: String(form.get('password') ?? '') };
+    const values = etapa
+      ? { login: etapa.login, password: etapa.password, codigo: String(form.get('codigo') ?? '') }
+      : { login: String(form.get('login') ?? ''), password: String(form.get('password') ?? '') };
     setFailure(null);
     setSubmitting(true);
     try {
       const { submitLogin } = await import('./submit');
       const result = await submitLogin(api, values, window.localStorage);
       if (result.ok) {
-        sessionStore.set(result.session);
-        navigate(destination, { replace: true });
+        if (result.codigosRecuperacao)
+          setCodigos({ list: result.codigosRecuperacao, session: result.session });
+        else enter(result.session);
+        return;
+      }
+      if ('segundaEtapa' in result) {
+        setErrors({});
+        setEtapa({ login: values.login, password: values.password, modo: result.segundaEtapa });
         return;
       }
       setErrors('errors' in result ? result.errors : {});
@@ -64,31 +88,61 @@ export function LoginPage() {
               {failure}
             </Alert>
           )}
-          <LoginField
-            label="Login"
-            name="login"
-            autoComplete="username"
-            autoCapitalize="none"
-            error={errors.login}
-          />
-          <LoginField
-            label="Senha"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            error={errors.password}
-          />
-          <Button
-            type="submit"
-            variant="contained"
-            size="large"
-            disabled={submitting}
-            startIcon={submitting ? <CircularProgress size={18} color="inherit" /> : undefined}
-          >
-            Entrar
-          </Button>
+          {codigos ? (
+            <Suspense fallback={<CircularProgress aria-label="Carregando" />}>
+              <CodigosRecuperacao codigos={codigos.list} />
+              <Button variant="contained" size="large" onClick={() => enter(codigos.session)}>
+                Continuar
+              </Button>
+            </Suspense>
+          ) : etapa ? (
+            <Suspense fallback={<CircularProgress aria-label="Carregando" />}>
+              <SegundaEtapa
+                {...etapa}
+                error={errors.codigo}
+                submitting={submitting}
+                onBack={() => {
+                  setEtapa(null);
+                  setFailure(null);
+                }}
+              />
+            </Suspense>
+          ) : (
+            <PasswordStep errors={errors} submitting={submitting} />
+          )}
         </Stack>
       </Paper>
     </Box>
+  );
+}
+
+/** Login and password, and 'Entrar'. */
+function PasswordStep({ errors, submitting }: { errors: LoginErrors; submitting: boolean }) {
+  return (
+    <>
+      <LoginField
+        label="Login"
+        name="login"
+        autoComplete="username"
+        autoCapitalize="none"
+        error={errors.login}
+      />
+      <LoginField
+        label="Senha"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        error={errors.password}
+      />
+      <Button
+        type="submit"
+        variant="contained"
+        size="large"
+        disabled={submitting}
+        startIcon={submitting ? <CircularProgress size={18} color="inherit" /> : undefined}
+      >
+        Entrar
+      </Button>
+    </>
   );
 }

@@ -33,12 +33,21 @@ const LevantamentoPage = lazy(() =>
 const CorrecoesPage = lazy(() =>
   import('../collect/correcoes/CorrecoesPage').then((m) => ({ default: m.CorrecoesPage })),
 );
+const ContaPage = lazy(() => import('../conta/ContaPage').then((m) => ({ default: m.ContaPage })));
 const FotosPage = lazy(() => import('../collect/galeria/FotosPage').then((m) => ({ default: m.FotosPage })));
 
 export function FieldRoutes() {
   return (
     <Routes>
       <Route path="projetos" element={<ProjetosPage />} />
+      <Route
+        path="conta"
+        element={
+          <Loading>
+            <ContaPage />
+          </Loading>
+        }
+      />
       <Route
         path="projeto/:projetoId"
         element={

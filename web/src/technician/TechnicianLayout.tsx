@@ -24,6 +24,7 @@ const TECHNICIAN_MENU: readonly DrawerEntry[] = [
   { label: 'Início', path: '/' },
   { label: 'Projetos', path: '/projetos' },
   { label: 'Levantamento', path: '/levantamento' },
+  { label: 'Minha conta', path: '/conta' },
 ];
 
 /** 'Alto contraste', as this device remembers it; turned on or off in another tab, it follows here too. */
