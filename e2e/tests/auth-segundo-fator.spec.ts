@@ -53,7 +53,9 @@ test('a technician turns on the second factor, then logs in with the password an
   await page.getByLabel('Código de verificação').fill(codeOf(segredo));
   await page.getByRole('button', { name: 'Confirmar' }).click();
   await expect(page.getByText('Verificação em duas etapas ligada.')).toBeVisible();
-  await expect(page.getByRole('list', { name: 'Códigos de recuperação' }).getByRole('listitem')).toHaveCount(10);
+  await expect(page.getByRole('list', { name: 'Códigos de recuperação' }).getByRole('listitem')).toHaveCount(
+    10,
+  );
   await expect(page.getByText('Ligada. Códigos de recuperação restantes: 10.')).toBeVisible();
   await page.screenshot({ path: 'screenshots/conta-segundo-fator.png' });
 
