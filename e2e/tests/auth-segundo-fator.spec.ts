@@ -10,7 +10,7 @@ import { expectAccessible } from '../support/axe';
 import { adminApi } from '../support/collect-setup';
 import { BASE_URL } from '../support/env';
 import { LoginPage } from '../support/login-page';
-import { PHONE } from '../support/screens';
+import { DESKTOP, PHONE } from '../support/screens';
 
 const PASSWORD = 'duas-etapas-senha-1';
 
@@ -20,7 +20,7 @@ const codeOf = (segredo: string, steps = 0) =>
 
 test.use({ viewport: PHONE });
 
-test('a technician turns on the second factor, then logs in with the password and the code', async ({
+test('a technician turns on the second factor, logs in with the password and the code; an administrador resets it', async ({
   page,
   browser,
 }) => {
@@ -78,4 +78,34 @@ test('a technician turns on the second factor, then logs in with the password an
   await other.getByRole('button', { name: 'Entrar' }).click();
   await expect(other.getByRole('heading', { name: 'Olá, Dora Duas Etapas' })).toBeVisible();
   await context.close();
+
+  // The phone is lost: an administrador resets the second factor from the user's form, and the password opens again.
+  const lista = await adminApi();
+  const usuarios = (await (await lista.get('/api/user')).json()) as { _id: string; login: string }[];
+  await lista.dispose();
+  const id = usuarios.find((usuario) => usuario.login === login)?._id ?? '';
+  const office = await browser.newContext({ baseURL: BASE_URL, viewport: DESKTOP });
+  const adminPage = await office.newPage();
+  adminPage.on('dialog', (dialog) => void dialog.accept());
+  await new LoginPage(adminPage).signInAsAdmin('backoffice');
+  await adminPage.goto('/backoffice/usuario');
+  await expect(
+    adminPage.getByRole('switch', {
+      name: 'Exigir verificação em duas etapas de administradores e supervisores',
+    }),
+  ).not.toBeChecked();
+  await expectAccessible(adminPage, 'lista de usuários: verificação em duas etapas');
+  await adminPage.goto(`/backoffice/usuario/${id}`);
+  await adminPage.getByRole('button', { name: 'Redefinir verificação em duas etapas' }).click();
+  await expect(adminPage.getByText('Verificação em duas etapas redefinida.')).toBeVisible();
+  await expectAccessible(adminPage, 'usuário: verificação em duas etapas redefinida');
+  await adminPage.screenshot({ path: 'screenshots/usuario-segundo-fator.png' });
+  await office.close();
+
+  const again = await browser.newContext({ baseURL: BASE_URL, viewport: PHONE });
+  const phone = await again.newPage();
+  await new LoginPage(phone).goto();
+  await new LoginPage(phone).signIn(login, PASSWORD);
+  await expect(phone.getByRole('heading', { name: 'Olá, Dora Duas Etapas' })).toBeVisible();
+  await again.close();
 });

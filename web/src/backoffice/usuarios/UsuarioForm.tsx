@@ -26,6 +26,7 @@ import { SubmitButton } from '../shared/SubmitButton';
 import { useClientes } from '../shared/use-clientes';
 import { useRecordLoad } from '../shared/use-record-load';
 import { USUARIO_TEXT } from './messages';
+import { RedefinirSegundoFator } from './SegundoFatorAdmin';
 import {
   emptyUsuarioForm,
   type TextField as TextFieldName,
@@ -190,6 +191,7 @@ export function UsuarioForm() {
           </Stack>
         </Box>
       )}
+      {userId !== undefined && <RedefinirSegundoFator userId={userId} />}
     </Stack>
   );
 }

@@ -1,11 +1,13 @@
 // 'Lista de Usuários': Nome, Login, Perfis, Cliente, Projetos, Criado em, edit and delete (SPEC.md section 2).
 import { useCallback } from 'react';
+import { Stack } from '@mui/material';
 import type { GridColDef } from '@mui/x-data-grid';
 import { isRole, ROLE_LABELS } from '@novus/domain/roles';
 import { deleteUsuario, listUsuarios, type UsuarioSummary } from '@novus/domain/api/usuarios';
 import { useBackofficeApi } from '../backoffice-api';
 import { ResourceList, type ResourceListTexts } from '../shared/ResourceList';
 import { USUARIO_TEXT } from './messages';
+import { ExigirSegundoFator } from './SegundoFatorAdmin';
 
 const TEXTS: ResourceListTexts = {
   title: 'Lista de Usuários',
@@ -66,12 +68,15 @@ export function UsuarioList() {
     [api],
   );
   return (
-    <ResourceList
-      basePath="/backoffice/usuario"
-      texts={TEXTS}
-      columns={COLUMNS}
-      load={load}
-      remove={remove}
-    />
+    <Stack spacing={2}>
+      <ExigirSegundoFator />
+      <ResourceList
+        basePath="/backoffice/usuario"
+        texts={TEXTS}
+        columns={COLUMNS}
+        load={load}
+        remove={remove}
+      />
+    </Stack>
   );
 }
