@@ -69,6 +69,33 @@ async function tapDuringZoom(page: Page, names: string[]): Promise<void> {
   }, names);
 }
 
+/** Where the map step opened before any GPS fix: the middle of the box of the project's first zone on the device. */
+async function openedAt(page: Page, projetoId: string): Promise<[number, number]> {
+  return page.evaluate(
+    (id) =>
+      new Promise<[number, number]>((resolve, reject) => {
+        const open = indexedDB.open('Novus');
+        open.onerror = () => reject(open.error ?? new Error('IndexedDB'));
+        open.onsuccess = () => {
+          const read = open.result.transaction('projeto').objectStore('projeto').get(id);
+          read.onerror = () => reject(read.error ?? new Error('IndexedDB'));
+          read.onsuccess = () => {
+            const projeto = read.result as { zonas: { poligono?: { lat: number; lng: number }[] }[] };
+            const poligono = projeto.zonas.find((zona) => (zona.poligono?.length ?? 0) > 0)?.poligono ?? [];
+            const lats = poligono.map((point) => point.lat);
+            const lngs = poligono.map((point) => point.lng);
+            open.result.close();
+            resolve([
+              (Math.min(...lats) + Math.max(...lats)) / 2,
+              (Math.min(...lngs) + Math.max(...lngs)) / 2,
+            ]);
+          };
+        };
+      }),
+    projetoId,
+  );
+}
+
 test.describe('the map step', () => {
   // GPS allowed but still searching when the map opens: the first fix comes when the test gives it.
   test.use({ ...TECHNICIAN_PHONE, geolocation: undefined });
@@ -93,10 +120,12 @@ test.describe('the map step', () => {
     await page.waitForTimeout(350);
     await expect(page.locator('.leaflet-map-pane')).not.toHaveClass(/leaflet-zoom-anim/);
 
-    // The first fix, 40 m from where the map opened (web MAP_DEFAULTS.center): the map zooms back in to it, an
-    // animation of 250 ms, and the technician takes that point at once, so the step leaves the map mid-zoom.
+    // The first fix, 40 m from where the map opened (the middle of the project's first zone on the device, as
+    // FieldMap's openingCentre): the map zooms back in to it, an animation of 250 ms, and the technician takes that
+    // point at once, so the step leaves the map mid-zoom.
+    const [lat, lng] = await openedAt(page, world.projetoId);
     const taps = tapDuringZoom(page, ['Usar minha localização', 'Gravar Coordenadas']);
-    await context.setGeolocation({ latitude: -15.7936, longitude: -47.8826, accuracy: 5 });
+    await context.setGeolocation({ latitude: lat + 0.0003, longitude: lng + 0.0002, accuracy: 5 });
     await taps;
     await expect(wizard.step('Passo 2 de 2: Dados do poste')).toBeVisible();
     // past the end of the zoom that was under way (Leaflet's timer fires at 250 ms)
