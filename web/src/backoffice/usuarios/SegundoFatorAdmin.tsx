@@ -75,7 +75,7 @@ export function RedefinirSegundoFator({ userId }: { userId: string }) {
       </Typography>
       {done && <Alert severity="success">{SEGUNDO_FATOR_ADMIN_TEXTS.redefinida}</Alert>}
       {failure && <Alert severity="error">{failure}</Alert>}
-      <Button variant="outlined" color="warning" onClick={redefinir}>
+      <Button variant="outlined" onClick={redefinir}>
         {SEGUNDO_FATOR_ADMIN_TEXTS.redefinir}
       </Button>
     </Stack>
