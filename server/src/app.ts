@@ -17,6 +17,8 @@ import * as sistema from '@novus/domain/api/sistema';
 import { FLOWS } from '@novus/domain/flows/registry';
 import { AUTH_COOKIE, authRoutes } from './auth/routes.ts';
 import { segundoFatorRoutes } from './auth/segundo-fator-routes.ts';
+import type { OidcLogin } from './auth/oidc.ts';
+import { oidcRoutes } from './auth/oidc-routes.ts';
 import { compressionConfig, registerCompression } from './compression.ts';
 import { createAccess } from './auth/access.ts';
 import { rejectCrossSite } from './auth/csrf.ts';
@@ -89,6 +91,8 @@ export interface AppOptions {
   webhooks?: Partial<WebhookOptions>;
   /** Compress answers (brotli or gzip, compression.ts); HTTP_COMPRESSION (compressionConfig) when omitted. */
   compression?: boolean;
+  /** Sign-in with the company's account (OIDC_ISSUER and the rest, auth/oidc.ts); none when omitted. */
+  oidc?: OidcLogin;
 }
 
 /** The origins a tile URL template loads from, for the Content-Security-Policy (relative URLs are 'self'). */
@@ -192,8 +196,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(healthRoutes, { db, blobs: options.blobs });
   // What the app needs to know of this installation; public, so the map works before and after login.
-  route(app, null, sistema.getConfig, async () => ({ tiles }));
+  const oidc = options.oidc ? { nome: options.oidc.settings.nome } : null;
+  route(app, null, sistema.getConfig, async () => ({ tiles, oidc }));
   await app.register(authRoutes, { db, tokens, limiter });
+  if (options.oidc) await app.register(oidcRoutes, { db, tokens, oidc: options.oidc });
   const access = createAccess(db, callers);
   await app.register(docsRoutes, { access });
   await app.register(clienteRoutes, { db, access });

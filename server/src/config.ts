@@ -6,6 +6,7 @@ import { MAPA_BASE_MAX_BYTES } from '@novus/domain/api/mapa-base';
 import type { TileConfig } from '@novus/domain/api/sistema';
 import { DEFAULT_TOKEN_DAYS } from '@novus/domain/constants';
 import { parseS3Url, type S3Location } from './storage/s3-blob-store.ts';
+import { type OidcConfig, oidcConfig } from './auth/oidc.ts';
 
 export interface Config {
   port: number;
@@ -29,6 +30,8 @@ export interface Config {
    * and how often the store is swept (PhotoSweeper); temporary files older than it go too.
    */
   photoGraceMs: number;
+  /** Sign-in with the company's account (OIDC_ISSUER, OIDC_CLIENT_ID, …, PUBLIC_URL); undefined when not set. */
+  oidc: OidcConfig | undefined;
 }
 
 /** The projects' basemap packages (issue 23). */
@@ -110,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tls: readTls(env.TLS_KEY_FILE, env.TLS_CERT_FILE),
     photoStore: readPhotoStore(env.PHOTO_STORE),
     photoGraceMs: readPhotoGrace(env.PHOTO_SWEEP_GRACE_MINUTES),
+    oidc: oidcConfig(env),
   };
 }
 

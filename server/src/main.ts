@@ -6,6 +6,7 @@ import cluster from 'node:cluster';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from './app.ts';
+import { OidcLogin } from './auth/oidc.ts';
 import { TokenService } from './auth/tokens.ts';
 import { ensureFirstAdmin, type FirstAdmin } from './bootstrap.ts';
 import { type Config, loadConfig } from './config.ts';
@@ -204,6 +205,7 @@ async function serve(worker: boolean): Promise<void> {
     tiles: config.tiles,
     ...(config.tilesDir ? { tilesDir: config.tilesDir } : {}),
     photoGraceMs: config.photoGraceMs,
+    ...(config.oidc ? { oidc: new OidcLogin(config.oidc) } : {}),
   });
   // A request arriving while the process waits tries the database at once: the first one after it is back is served.
   app.addHook('onRequest', async (request) => {

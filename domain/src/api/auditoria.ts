@@ -38,7 +38,7 @@ const entradaAnswer = z.object({
   usuario: z.object({ _id: uuid.nullable(), nome: z.string() }).describe('Quem alterou.'),
   entidade: z.string(),
   entidadeId: z.string(),
-  acao: z.enum(['criar', 'alterar', 'excluir', 'importar']),
+  acao: z.enum(['criar', 'alterar', 'excluir', 'importar', 'recusar']),
   antes: valores,
   depois: valores,
 });

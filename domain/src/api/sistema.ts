@@ -37,9 +37,19 @@ export const getConfig = endpoint({
   method: 'GET',
   path: '/api/config',
   tag: 'sistema',
-  summary: 'Configuração pública desta instalação (camadas de mapa).',
+  summary: 'Configuração pública desta instalação (camadas de mapa, entrada pela conta da empresa).',
   allow: 'público',
-  ok: { status: 200, description: 'A configuração.', answer: z.object({ tiles: tilesAnswer }) },
+  ok: {
+    status: 200,
+    description: 'A configuração.',
+    answer: z.object({
+      tiles: tilesAnswer,
+      oidc: z
+        .object({ nome: z.string().describe('As palavras do botão (OIDC_NOME).') })
+        .nullable()
+        .describe('A entrada pela conta da empresa (OpenID Connect), quando configurada.'),
+    }),
+  },
 });
 
 /** The map's tile URL templates ({z}/{x}/{y}). */

@@ -1,5 +1,5 @@
 // POST /api/auth/login, POST /api/auth/logout, GET /api/auth/me.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as api from '@novus/domain/api/auth';
 import { SEGUNDO_FATOR_TEXTS } from '@novus/domain/auth';
 import { isRole } from '@novus/domain/roles';
@@ -20,6 +20,33 @@ export interface AuthDeps {
   db: Database;
   tokens: TokenService;
   limiter: LoginLimiter;
+}
+
+/**
+ * Opens a session for `user`, as a password login and the company's account's callback (oidc-routes.ts) both do:
+ * the signed token in the httpOnly cookie, valid for AUTH_TOKEN_DAYS; answers the session's claims.
+ */
+export async function abrirSessao(
+  { db, tokens }: Pick<AuthDeps, 'db' | 'tokens'>,
+  user: UsuarioRow,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const claims = {
+    nome: displayName(user),
+    // the database holds only the five roles (usuarios' validation); typed as such for the answer
+    roles: user.roles.filter(isRole),
+    zonas: await userZonas(db, user.id),
+  };
+  const { token, exp } = await tokens.sign(user.id, claims);
+  reply.setCookie(AUTH_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    maxAge: tokens.ttlSeconds,
+  });
+  return { ...claims, exp };
 }
 
 export async function authRoutes(app: FastifyInstance, { db, tokens, limiter }: AuthDeps): Promise<void> {
@@ -64,21 +91,8 @@ export async function authRoutes(app: FastifyInstance, { db, tokens, limiter }: 
     }
     const codigosRecuperacao = await segundaEtapa(user, input.codigo, input.login, request.ip);
     await limiter.recordSuccess(db, input.login);
-    const claims = {
-      nome: displayName(user),
-      // the database holds only the five roles (usuarios' validation); typed as such for the answer
-      roles: user.roles.filter(isRole),
-      zonas: await userZonas(db, user.id),
-    };
-    const { token, exp } = await tokens.sign(user.id, claims);
-    reply.setCookie(AUTH_COOKIE, token, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: request.protocol === 'https',
-      maxAge: tokens.ttlSeconds,
-    });
-    return { ...claims, exp, ...(codigosRecuperacao ? { codigosRecuperacao } : {}) };
+    const sessao = await abrirSessao({ db, tokens }, user, request, reply);
+    return { ...sessao, ...(codigosRecuperacao ? { codigosRecuperacao } : {}) };
   });
 
   route(app, null, api.logout, async ({ request, reply }) => {

@@ -8,6 +8,7 @@ import { expect, inject } from 'vitest';
 import type { Role } from '@novus/domain/roles';
 import { buildApp } from '../../src/app.ts';
 import { type LimiterOptions, LoginLimiter } from '../../src/auth/login-limiter.ts';
+import type { OidcLogin } from '../../src/auth/oidc.ts';
 import { hashPassword } from '../../src/auth/passwords.ts';
 import { TokenService } from '../../src/auth/tokens.ts';
 import { type Database, openPglite, openPostgres } from '../../src/db/database.ts';
@@ -50,7 +51,13 @@ async function openTestDatabase(): Promise<{ db: Database; drop: () => Promise<v
 }
 
 export async function createTestContext<Blobs extends BlobStore = LocalBlobStore>(
-  options: { limits?: LimiterOptions; trustProxy?: boolean; blobs?: Blobs; mapaPontosNoNavegador?: number } = {},
+  options: {
+    limits?: LimiterOptions;
+    trustProxy?: boolean;
+    blobs?: Blobs;
+    mapaPontosNoNavegador?: number;
+    oidc?: OidcLogin;
+  } = {},
 ): Promise<TestContext<Blobs>> {
   const { db, drop } = await openTestDatabase();
   const tokens = new TokenService(TEST_SECRET, 30);
@@ -64,6 +71,7 @@ export async function createTestContext<Blobs extends BlobStore = LocalBlobStore
     limiter: new LoginLimiter(options.limits),
     trustProxy: options.trustProxy ?? false,
     ...(options.mapaPontosNoNavegador === undefined ? {} : { mapaPontosNoNavegador: options.mapaPontosNoNavegador }),
+    ...(options.oidc ? { oidc: options.oidc } : {}),
   });
   await app.ready();
   return {

@@ -16,8 +16,10 @@ export type AuditEntidade =
   /** A record deleted in the back office, or sent again by a phone to a server that lacked it (issue 39). */
   | 'registro'
   /** An administrador's setting (entidadeId: its group, 'seguranca'). */
-  | 'configuracao';
-export type AuditAcao = 'criar' | 'alterar' | 'excluir' | 'importar';
+  | 'configuracao'
+  /** A sign-in with the company's account refused (entidadeId: the login the provider gave). */
+  | 'acesso';
+export type AuditAcao = 'criar' | 'alterar' | 'excluir' | 'importar' | 'recusar';
 /** The values of an object as a reader of the log sees them: names rather than ids where that helps. */
 export type Valores = Record<string, unknown>;
 
@@ -65,6 +67,21 @@ export async function recordAuditoria(tx: Queryable, entry: AuditEntry): Promise
   );
   // The author was checked by `allow` in this request; a missing author must not pass unrecorded.
   if (rows.length === 0) throw new Error('audit entry without an author');
+}
+
+/**
+ * A sign-in with the company's account that Novus refused (issue 42): there is no author in Novus, so the entry
+ * names the login the provider gave, and says why and which provider.
+ */
+export async function recordAcessoRecusado(
+  db: Queryable,
+  recusa: { login: string; motivo: string; provedor: string },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO auditoria (usuario, usuario_nome, entidade, entidade_id, acao, antes, depois)
+     VALUES (NULL, $1, 'acesso', $1, 'recusar', NULL, $2::jsonb)`,
+    [recusa.login, JSON.stringify(recusa)],
+  );
 }
 
 /** The entries one author writes of one kind of object in a write's transaction: what it was, what it is. */

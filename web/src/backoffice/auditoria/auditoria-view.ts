@@ -10,6 +10,7 @@ export const ACAO_LABELS: Record<string, string> = {
   alterar: 'Alteração',
   excluir: 'Exclusão',
   importar: 'Importação',
+  recusar: 'Entrada recusada',
 };
 
 const ENTIDADE_LABELS: Record<string, string> = {
@@ -18,6 +19,7 @@ const ENTIDADE_LABELS: Record<string, string> = {
   usuario: 'Usuário',
   zonas: 'Zoneamento (KML)',
   pendentes: 'Pendentes de um aparelho',
+  acesso: 'Conta da empresa',
   ...Object.fromEntries(PRELOADED_FLOWS.map((flow) => [`pontos:${flow.key}`, flow.preload.fileLabel])),
 };
 
@@ -39,6 +41,8 @@ const CAMPO_LABELS: Record<string, string> = {
   projeto: 'Projeto',
   hectares: 'Área (ha)',
   pontos: 'Pontos',
+  motivo: 'Motivo',
+  provedor: 'Provedor',
 };
 
 export function acaoLabel(acao: string): string {
