@@ -14,8 +14,7 @@ export const OIDC_TEXTS = {
   tentativaInvalida: 'Entrada pela conta da empresa inválida ou expirada. Tente entrar novamente.',
   naoConfirmada: 'A conta da empresa não confirmou a entrada. Tente entrar novamente.',
   naoAutorizada: 'A entrada pela conta da empresa foi cancelada ou recusada.',
-  indisponivel:
-    'O provedor da conta da empresa não respondeu. Tente novamente ou entre com login e senha.',
+  indisponivel: 'O provedor da conta da empresa não respondeu. Tente novamente ou entre com login e senha.',
   voltar: 'Voltar para o login',
   saiu: 'Você saiu do Novus.',
   sairDoProvedor: 'Sair também da conta da empresa',

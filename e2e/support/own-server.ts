@@ -100,8 +100,11 @@ export class OwnServer {
     return path.join(this.dataDir, 'fotos');
   }
 
-  /** Starts it on `databaseUrl` and resolves once /api/health answers 200 (the database and the photos answer). */
-  async start(databaseUrl: string): Promise<void> {
+  /**
+   * Starts it on `databaseUrl` ('' for PGlite in its data directory), with `env` besides, and resolves once
+   * /api/health answers 200 (the database and the photos answer).
+   */
+  async start(databaseUrl: string, env: Record<string, string> = {}): Promise<void> {
     if (this.child) throw new Error('the server is already running');
     this.output = [];
     const child = spawn(process.execPath, ['--import', 'tsx', '../server/src/main.ts'], {
@@ -120,6 +123,7 @@ export class OwnServer {
         TILE_URL_STREET: '/tiles/{z}/{x}/{y}.png',
         TILE_URL_SATELLITE: '/tiles/{z}/{x}/{y}.png',
         TILES_DIR: path.resolve(E2E_DIR, 'fixtures/tiles'),
+        ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -122,7 +122,7 @@ describe('entrar com a conta da empresa (OpenID Connect)', () => {
     expect(await ctx.db.query('SELECT 1 FROM oidc_tentativas WHERE destino = $1', ['/mapa'])).toEqual([]);
   });
 
-  it("refuses an account Novus does not know, in Portuguese, with no session and an audit entry", async () => {
+  it('refuses an account Novus does not know, in Portuguese, with no session and an audit entry', async () => {
     provider.accounts.add('joao.ninguem');
     const { response } = await journey('joao.ninguem');
     expect(response.statusCode).toBe(403);
@@ -228,7 +228,10 @@ describe('entrar com a conta da empresa (OpenID Connect)', () => {
   it.each([
     ['expired', (claims: Record<string, unknown>) => ({ ...claims, iat: now() - 7200, exp: now() - 3600 })],
     ['for another audience', (claims: Record<string, unknown>) => ({ ...claims, aud: 'outro-sistema' })],
-    ['from another issuer', (claims: Record<string, unknown>) => ({ ...claims, iss: 'https://outro.example' })],
+    [
+      'from another issuer',
+      (claims: Record<string, unknown>) => ({ ...claims, iss: 'https://outro.example' }),
+    ],
     ['with another nonce', (claims: Record<string, unknown>) => ({ ...claims, nonce: 'outro' })],
   ])('refuses an ID token %s (401, no session)', async (_kind, tamper) => {
     await createUser(ctx.db, { roles: ['tecnico'], login: `lia.${_kind.length}` }).catch(() => undefined);
@@ -289,7 +292,9 @@ describe('a provider that does not answer', () => {
 describe('OIDC settings', () => {
   it('are off without OIDC_ISSUER, and need OIDC_CLIENT_ID and PUBLIC_URL with it', () => {
     expect(oidcConfig({})).toBeUndefined();
-    expect(() => oidcConfig({ OIDC_ISSUER: 'https://login.example.com' })).toThrow(/OIDC_CLIENT_ID e PUBLIC_URL/);
+    expect(() => oidcConfig({ OIDC_ISSUER: 'https://login.example.com' })).toThrow(
+      /OIDC_CLIENT_ID e PUBLIC_URL/,
+    );
     expect(() =>
       oidcConfig({ OIDC_ISSUER: 'ftp://x', OIDC_CLIENT_ID: 'a', PUBLIC_URL: 'https://n.example' }),
     ).toThrow(/OIDC_ISSUER inválido/);

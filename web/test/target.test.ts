@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { destinationFor } from '../src/login/target';
+import { destinationFor } from '@novus/domain/entrada';
 
 describe('where login goes next', () => {
   it('goes to /{target}, or / without one', () => {

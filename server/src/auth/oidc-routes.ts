@@ -42,10 +42,17 @@ export async function oidcRoutes(
       return refuse(request, reply, 503, OIDC_TEXTS.indisponivel);
     }
     const target = (request.query as { target?: unknown }).target;
-    await db.query(`DELETE FROM oidc_tentativas WHERE criado_em < now() - interval '${TENTATIVA_MINUTOS} minutes'`);
+    await db.query(
+      `DELETE FROM oidc_tentativas WHERE criado_em < now() - interval '${TENTATIVA_MINUTOS} minutes'`,
+    );
     await db.query(
       'INSERT INTO oidc_tentativas (estado, nonce, verificador, destino) VALUES ($1, $2, $3, $4)',
-      [attempt.estado, attempt.nonce, attempt.verificador, destinationFor(typeof target === 'string' ? target : null)],
+      [
+        attempt.estado,
+        attempt.nonce,
+        attempt.verificador,
+        destinationFor(typeof target === 'string' ? target : null),
+      ],
     );
     reply.setCookie(ESTADO_COOKIE, attempt.estado, cookie(request, TENTATIVA_MINUTOS * 60));
     return reply.redirect(attempt.url.href, 303);
@@ -82,7 +89,11 @@ export async function oidcRoutes(
     const provedor = oidc.settings.issuer.href;
     const login = result.claims[oidc.settings.claimLogin];
     if (typeof login !== 'string' || login.trim() === '') {
-      await recordAcessoRecusado(db, { login: '', motivo: `sem a claim ${oidc.settings.claimLogin}`, provedor });
+      await recordAcessoRecusado(db, {
+        login: '',
+        motivo: `sem a claim ${oidc.settings.claimLogin}`,
+        provedor,
+      });
       return refuse(request, reply, 403, OIDC_TEXTS.semLogin);
     }
     const user = await findUserByLogin(db, login.trim());
@@ -117,6 +128,17 @@ export async function oidcRoutes(
   });
 }
 
+/** The login card's look (the app's theme: its grey, its blue, its error red) without the app's code. */
+const PAGE_STYLE =
+  'body{margin:0;min-height:100dvh;display:grid;place-items:center;background:#f5f5f5;' +
+  'font:16px/1.5 Roboto,system-ui,sans-serif;color:rgba(0,0,0,.87)}' +
+  'main{background:#fff;border-radius:4px;box-shadow:0 2px 1px -1px rgba(0,0,0,.2),0 1px 3px rgba(0,0,0,.12);' +
+  'padding:24px;margin:16px;max-width:332px;width:calc(100% - 80px)}' +
+  'h1{font-size:1.5rem;font-weight:400;margin:0 0 16px}' +
+  'p{background:#fdeded;color:#5f2120;border-radius:4px;padding:8px 16px;margin:0 0 16px}' +
+  'a{display:block;text-align:center;padding:8px 22px;border-radius:4px;background:#1565c0;color:#fff;' +
+  'text-decoration:none;font-weight:500;letter-spacing:.03em}';
+
 /** A refusal: a page for a browser (a link back to the login), the usual JSON for a program. */
 function refuse(request: FastifyRequest, reply: FastifyReply, status: number, message: string) {
   reply.header('cache-control', 'no-store');
@@ -126,9 +148,10 @@ function refuse(request: FastifyRequest, reply: FastifyReply, status: number, me
     .type('text/html; charset=utf-8')
     .send(
       `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8">` +
-        `<meta name="viewport" content="width=device-width, initial-scale=1"><title>Novus</title></head>` +
+        `<meta name="viewport" content="width=device-width, initial-scale=1"><title>Novus</title>` +
+        `<style>${PAGE_STYLE}</style></head>` +
         `<body><main><h1>Novus</h1><p role="alert">${escapeHtml(message)}</p>` +
-        `<p><a href="/login">${escapeHtml(OIDC_TEXTS.voltar)}</a></p></main></body></html>`,
+        `<a href="/login">${escapeHtml(OIDC_TEXTS.voltar)}</a></main></body></html>`,
     );
 }
 

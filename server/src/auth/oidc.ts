@@ -28,7 +28,9 @@ export function oidcConfig(env: NodeJS.ProcessEnv = process.env): OidcConfig | u
   const clientId = env.OIDC_CLIENT_ID?.trim();
   const publicUrl = env.PUBLIC_URL?.trim();
   if (!clientId || !publicUrl) {
-    throw new Error('OIDC_ISSUER pede também OIDC_CLIENT_ID e PUBLIC_URL (o endereço em que o Novus é acessado).');
+    throw new Error(
+      'OIDC_ISSUER pede também OIDC_CLIENT_ID e PUBLIC_URL (o endereço em que o Novus é acessado).',
+    );
   }
   return {
     issuer: httpUrl('OIDC_ISSUER', issuer),
@@ -79,7 +81,9 @@ export class OidcLogin {
       const { issuer, clientId, clientSecret } = this.settings;
       const auth = clientSecret ? client.ClientSecretPost(clientSecret) : client.None();
       return client.discovery(issuer, clientId, clientSecret, auth, {
-        ...(issuer.protocol === 'http:' && loopback(issuer) ? { execute: [client.allowInsecureRequests] } : {}),
+        ...(issuer.protocol === 'http:' && loopback(issuer)
+          ? { execute: [client.allowInsecureRequests] }
+          : {}),
         timeout: 10,
       });
     })();

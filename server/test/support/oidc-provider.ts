@@ -42,7 +42,14 @@ export async function startTestProvider(publicUrl: string): Promise<TestProvider
       },
     ],
     jwks: { keys: [jwk] },
-    ttl: { AccessToken: 600, AuthorizationCode: 60, IdToken: 600, Interaction: 600, Grant: 3600, Session: 3600 },
+    ttl: {
+      AccessToken: 600,
+      AuthorizationCode: 60,
+      IdToken: 600,
+      Interaction: 600,
+      Grant: 3600,
+      Session: 3600,
+    },
     async renderError(ctx, out) {
       ctx.type = 'json';
       ctx.body = out;
@@ -87,7 +94,9 @@ export async function startTestProvider(publicUrl: string): Promise<TestProvider
     const { kid } = decodeProtectedHeader(body.id_token);
     ctx.body = {
       ...body,
-      id_token: await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: kid ?? 'chave-1' }).sign(signingKey),
+      id_token: await new SignJWT(claims)
+        .setProtectedHeader({ alg: 'RS256', kid: kid ?? 'chave-1' })
+        .sign(signingKey),
     };
   });
   server.on('request', provider.callback());

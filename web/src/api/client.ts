@@ -54,6 +54,11 @@ export class ApiClient {
     return schema.parse(data);
   }
 
+  /** GETs JSON left unparsed, for a screen that loads no zod (the login page): the caller checks its shape. */
+  async read(path: string): Promise<unknown> {
+    return (await this.send('GET', path)).json();
+  }
+
   /** Calls a declared endpoint and parses its answer with the declared schema (undefined for a 204 or a file). */
   call<E extends Endpoint>(declaration: E, input: CallInput<E>): Promise<AnswerOf<E>>;
   /** Sends a request whose answer body does not matter (204, or 200 on DELETE). */

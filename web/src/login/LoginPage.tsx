@@ -1,19 +1,47 @@
-import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Alert, Box, Button, CircularProgress, Paper, Stack, Typography } from '@mui/material';
 import { useSession, useShell } from '../shared/services';
 import type { Session } from '../offline/session';
 import type { LoginErrors, SegundaEtapa as Modo } from './submit';
 import { LoginField } from './LoginField';
-import { destinationFor } from './target';
+import { esquecerSairDoProvedor, oferecerSairDoProvedor } from './provedor';
+import { destinationFor } from '@novus/domain/entrada';
 
 const LOGIN_FAILED = 'Não foi possível entrar. Verifique a conexão e tente novamente.';
 
 // 'Verificação em duas etapas' (issue 42): fetched only when a password opens that step.
 const SegundaEtapa = lazy(() => import('./SegundaEtapa').then((m) => ({ default: m.SegundaEtapa })));
+// The company's account's parts (issue 42): fetched only where they show.
+const ContaEmpresa = lazy(() => import('./ContaEmpresa').then((m) => ({ default: m.ContaEmpresa })));
+const VoltaDaEmpresa = lazy(() => import('./ContaEmpresa').then((m) => ({ default: m.VoltaDaEmpresa })));
+const SaiuDaEmpresa = lazy(() => import('./ContaEmpresa').then((m) => ({ default: m.SaiuDaEmpresa })));
 const CodigosRecuperacao = lazy(() =>
   import('./SegundaEtapa').then((m) => ({ default: m.CodigosRecuperacao })),
 );
+
+/**
+ * The button of the sign-in with the company's account (issue 42), when the server has one: its words come from
+ * OIDC_NOME, read from GET /api/config (with no zod: the login page loads none). Offline there is none.
+ */
+function useContaEmpresa(): string | null {
+  const { api } = useShell();
+  const [nome, setNome] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    api
+      .read('/api/config')
+      .then((config) => {
+        const value = (config as { oidc?: { nome?: unknown } | null } | null)?.oidc?.nome;
+        if (live && typeof value === 'string') setNome(value);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [api]);
+  return nome;
+}
 
 export function LoginPage() {
   const { api, session: sessionStore } = useShell();
@@ -21,6 +49,12 @@ export function LoginPage() {
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
   const destination = destinationFor(searchParams.get('target'));
+  const contaEmpresa = useContaEmpresa();
+  /** Back from the company's account's provider with the session's cookie set: the device takes the session. */
+  const vindoDaEmpresa = searchParams.get('entrada') === 'empresa';
+  /** Logged out of a session of the company's account: its provider's logout is offered, once. */
+  const [saiuDaEmpresa] = useState(() => oferecerSairDoProvedor(window.localStorage));
+  useEffect(() => () => esquecerSairDoProvedor(window.localStorage), []);
   const [errors, setErrors] = useState<LoginErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
@@ -29,12 +63,12 @@ export function LoginPage() {
   /** This login turned the second factor on: its recovery codes are shown before going on. */
   const [codigos, setCodigos] = useState<{ list: string[]; session: Session } | null>(null);
 
-  if (session !== null && !submitting) return <Navigate to={destination} replace />;
-
   const enter = (opened: Session) => {
     sessionStore.set(opened);
     navigate(destination, { replace: true });
   };
+
+  if (session !== null && !submitting) return <Navigate to={destination} replace />;
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -88,6 +122,11 @@ export function LoginPage() {
               {failure}
             </Alert>
           )}
+          {saiuDaEmpresa && (
+            <Suspense fallback={null}>
+              <SaiuDaEmpresa />
+            </Suspense>
+          )}
           {codigos ? (
             <Suspense fallback={<CircularProgress aria-label="Carregando" />}>
               <CodigosRecuperacao codigos={codigos.list} />
@@ -107,8 +146,19 @@ export function LoginPage() {
                 }}
               />
             </Suspense>
+          ) : vindoDaEmpresa && failure === null ? (
+            <Suspense fallback={<CircularProgress aria-label="Entrando" sx={{ alignSelf: 'center' }} />}>
+              <VoltaDaEmpresa params={searchParams} onSession={enter} onFailure={setFailure} />
+            </Suspense>
           ) : (
-            <PasswordStep errors={errors} submitting={submitting} />
+            <>
+              <PasswordStep errors={errors} submitting={submitting} />
+              {contaEmpresa !== null && (
+                <Suspense fallback={null}>
+                  <ContaEmpresa nome={contaEmpresa} destination={destination} />
+                </Suspense>
+              )}
+            </>
           )}
         </Stack>
       </Paper>
