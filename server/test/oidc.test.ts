@@ -5,7 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OIDC_TEXTS } from '@novus/domain/entrada';
 import type { LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../src/app.ts';
 import { OIDC_NOME_PADRAO, OidcLogin, oidcConfig } from '../src/auth/oidc.ts';
+import { openPostgres } from '../src/db/database.ts';
 import { OIDC_CLIENT, startTestProvider, type TestProvider } from './support/oidc-provider.ts';
 import { createTestContext, createUser, loginCookie, type TestContext } from './support/test-app.ts';
 
@@ -16,21 +18,25 @@ function cookieOf(response: LightMyRequestResponse, name: string): string | unde
   return response.cookies.find((cookie) => cookie.name === name && cookie.value !== '')?.value;
 }
 
+function settingsFor(provider: TestProvider) {
+  const settings = oidcConfig({
+    OIDC_ISSUER: provider.issuer,
+    OIDC_CLIENT_ID: OIDC_CLIENT.id,
+    OIDC_CLIENT_SECRET: OIDC_CLIENT.secret,
+    OIDC_NOME: 'Entrar com a conta Agiltec',
+    PUBLIC_URL,
+  });
+  if (!settings) throw new Error('no settings');
+  return settings;
+}
+
 describe('entrar com a conta da empresa (OpenID Connect)', () => {
   let provider: TestProvider;
   let ctx: TestContext;
 
   beforeAll(async () => {
     provider = await startTestProvider(PUBLIC_URL);
-    const settings = oidcConfig({
-      OIDC_ISSUER: provider.issuer,
-      OIDC_CLIENT_ID: OIDC_CLIENT.id,
-      OIDC_CLIENT_SECRET: OIDC_CLIENT.secret,
-      OIDC_NOME: 'Entrar com a conta Agiltec',
-      PUBLIC_URL: PUBLIC_URL,
-    });
-    if (!settings) throw new Error('no settings');
-    ctx = await createTestContext({ oidc: new OidcLogin(settings) });
+    ctx = await createTestContext({ oidc: new OidcLogin(settingsFor(provider)) });
   });
   afterAll(async () => {
     await ctx.close();
@@ -244,6 +250,38 @@ describe('entrar com a conta da empresa (OpenID Connect)', () => {
     expect(response.statusCode).toBe(401);
     expect(response.body).toContain(OIDC_TEXTS.naoConfirmada);
     expect(cookieOf(response, 'auth_token')).toBeUndefined();
+  });
+
+  it('takes the callback on another server than the one the attempt started on (state in the database)', async () => {
+    // another server: its own app, its own OidcLogin and, on PostgreSQL, its own pool on the same database
+    const [schema] = await ctx.db.query<{ current_schema: string }>('SELECT current_schema()');
+    const url = process.env.DATABASE_URL;
+    const otherDb =
+      process.env.NOVUS_TEST_DB === 'postgres' && url && schema
+        ? openPostgres({ connectionString: url, schema: schema.current_schema })
+        : ctx.db;
+    const other = await buildApp({
+      db: otherDb,
+      tokens: ctx.tokens,
+      blobs: ctx.blobs,
+      oidc: new OidcLogin(settingsFor(provider)),
+    });
+    try {
+      await createUser(ctx.db, { roles: ['supervisor'], login: 'dois.servidores' });
+      provider.accounts.add('dois.servidores');
+      const { location, estado } = await entrar();
+      const back = await provider.signIn(location.href, 'dois.servidores');
+      const response = await other.inject({
+        method: 'GET',
+        url: `${back.pathname}${back.search}`,
+        headers: { ...HTML, cookie: `oidc_estado=${estado}` },
+      });
+      expect(response.statusCode).toBe(303);
+      expect(cookieOf(response, 'auth_token')).toBeTruthy();
+    } finally {
+      await other.close();
+      if (otherDb !== ctx.db) await otherDb.close();
+    }
   });
 
   it("offers the provider's logout with the ID token as hint, back to Novus's login", async () => {
