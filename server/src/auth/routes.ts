@@ -5,11 +5,11 @@ import { SEGUNDO_FATOR_TEXTS } from '@novus/domain/auth';
 import { isRole } from '@novus/domain/roles';
 import type { Database } from '../db/database.ts';
 import { route } from '../contract.ts';
-import { forbidden, tooManyRequests, unauthorized } from '../errors.ts';
-import { findUserByLogin, type UsuarioRow, userZonas } from '../modules/usuarios/queries.ts';
+import { forbidden, unauthorized } from '../errors.ts';
+import { type UsuarioRow, userZonas } from '../modules/usuarios/queries.ts';
 import { displayName, requireSession } from './access.ts';
 import type { LoginLimiter } from './login-limiter.ts';
-import { DUMMY_HASH, verifyPassword } from './passwords.ts';
+import { PasswordLogin } from './password-login.ts';
 import { aceitarCodigo, confirmarPendente, exigidoPara } from './segundo-fator.ts';
 import { endSession } from './sessions.ts';
 import type { TokenService } from './tokens.ts';
@@ -50,6 +50,8 @@ export async function abrirSessao(
 }
 
 export async function authRoutes(app: FastifyInstance, { db, tokens, limiter }: AuthDeps): Promise<void> {
+  const passwords = new PasswordLogin(db, limiter);
+
   /**
    * The second step of a password login (issue 42), once the password is right: an account with the second factor
    * on must send its code; a role the administrador requires it of, not set up yet, sends the first code of the
@@ -62,10 +64,7 @@ export async function authRoutes(app: FastifyInstance, { db, tokens, limiter }: 
     login: string,
     address: string,
   ): Promise<string[] | undefined> {
-    const recusar = async () => {
-      await limiter.recordFailure(db, login, address);
-      return unauthorized(SEGUNDO_FATOR_TEXTS.invalido);
-    };
+    const recusar = () => passwords.codigoRecusado(login, address);
     const { totp_segredo: segredo } = user;
     if (segredo !== null) {
       if (codigo === undefined) throw unauthorized(SEGUNDO_FATOR_TEXTS.pedir);
@@ -80,15 +79,7 @@ export async function authRoutes(app: FastifyInstance, { db, tokens, limiter }: 
   }
 
   route(app, null, api.login, async ({ body: input, request, reply }) => {
-    if (await limiter.isBlocked(db, input.login, request.ip)) {
-      throw tooManyRequests('Muitas tentativas de login. Aguarde alguns minutos e tente novamente.');
-    }
-    const user = await findUserByLogin(db, input.login);
-    const valid = await verifyPassword(input.password, user?.password_hash ?? DUMMY_HASH);
-    if (!user || !valid) {
-      await limiter.recordFailure(db, input.login, request.ip);
-      throw unauthorized('Login ou senha inválidos.');
-    }
+    const user = await passwords.check(input.login, input.password, request.ip);
     const codigosRecuperacao = await segundaEtapa(user, input.codigo, input.login, request.ip);
     await limiter.recordSuccess(db, input.login);
     const sessao = await abrirSessao({ db, tokens }, user, request, reply);

@@ -3,15 +3,13 @@
 // it. The login's own step is in routes.ts.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as api from '@novus/domain/api/segundo-fator';
-import { SEGUNDO_FATOR_TEXTS } from '@novus/domain/auth';
 import type { Database } from '../db/database.ts';
 import { route } from '../contract.ts';
-import { conflict, forbidden, notFound, tooManyRequests, unauthorized } from '../errors.ts';
+import { conflict, forbidden, notFound, unauthorized } from '../errors.ts';
 import { recordAuditoria } from '../modules/auditoria/queries.ts';
-import { findUserByLogin } from '../modules/usuarios/queries.ts';
 import { type Access, requireSession } from './access.ts';
 import type { LoginLimiter } from './login-limiter.ts';
-import { DUMMY_HASH, verifyPassword } from './passwords.ts';
+import { PasswordLogin } from './password-login.ts';
 import {
   aceitarCodigo,
   codigosRestantes,
@@ -25,8 +23,6 @@ import {
   segundoFatorObrigatorio,
 } from './segundo-fator.ts';
 
-const TOO_MANY = 'Muitas tentativas de login. Aguarde alguns minutos e tente novamente.';
-
 export async function segundoFatorRoutes(
   app: FastifyInstance,
   { db, access, limiter }: { db: Database; access: Access; limiter: LoginLimiter },
@@ -38,11 +34,9 @@ export async function segundoFatorRoutes(
     return user;
   };
 
+  const passwords = new PasswordLogin(db, limiter);
   /** A wrong code counts toward the login's rate limit, as a wrong password does. */
-  const recusar = async (login: string, request: FastifyRequest) => {
-    await limiter.recordFailure(db, login, request.ip);
-    return unauthorized(SEGUNDO_FATOR_TEXTS.invalido);
-  };
+  const recusar = (login: string, request: FastifyRequest) => passwords.codigoRecusado(login, request.ip);
 
   route(app, null, api.segundoFatorEstado, async ({ request }) => {
     const user = await proprio(request);
@@ -63,7 +57,7 @@ export async function segundoFatorRoutes(
 
   route(app, null, api.segundoFatorConfirmar, async ({ body, request }) => {
     const user = await proprio(request);
-    if (await limiter.isBlocked(db, user.login, request.ip)) throw tooManyRequests(TOO_MANY);
+    await passwords.ensureNotBlocked(user.login, request.ip);
     if (user.totp_segredo !== null) throw conflict('A verificação em duas etapas já está ligada.');
     if (user.totp_pendente === null) {
       throw conflict('Nenhuma verificação em duas etapas em configuração: comece de novo.');
@@ -78,7 +72,7 @@ export async function segundoFatorRoutes(
     if (await exigidoPara(db, user.roles)) {
       throw forbidden('A verificação em duas etapas é obrigatória para o seu perfil.');
     }
-    if (await limiter.isBlocked(db, user.login, request.ip)) throw tooManyRequests(TOO_MANY);
+    await passwords.ensureNotBlocked(user.login, request.ip);
     const { totp_segredo: segredo } = user;
     if (segredo === null) return undefined;
     if (!(await aceitarCodigo(db, { id: user.id, totp_segredo: segredo }, body.codigo))) {
@@ -90,13 +84,7 @@ export async function segundoFatorRoutes(
 
   // A role that must have it, not set up yet: the password opens only this, and the login takes the first code.
   route(app, null, api.segundoFatorNoLogin, async ({ body: input, request }) => {
-    if (await limiter.isBlocked(db, input.login, request.ip)) throw tooManyRequests(TOO_MANY);
-    const user = await findUserByLogin(db, input.login);
-    const valid = await verifyPassword(input.password, user?.password_hash ?? DUMMY_HASH);
-    if (!user || !valid) {
-      await limiter.recordFailure(db, input.login, request.ip);
-      throw unauthorized('Login ou senha inválidos.');
-    }
+    const user = await passwords.check(input.login, input.password, request.ip);
     if (user.totp_segredo !== null) throw conflict('A verificação em duas etapas já está ligada.');
     const novo = await novoSegredo(user.login);
     await guardarPendente(db, user.id, novo.segredo);
