@@ -96,8 +96,14 @@ test('a technician turns on the second factor, logs in with the password and the
   ).not.toBeChecked();
   await expectAccessible(adminPage, 'lista de usuários: verificação em duas etapas');
   await adminPage.goto(`/backoffice/usuario/${id}`);
+  // the form says it is on, with the recovery codes left
+  await expect(adminPage.getByText('Ligada. Códigos de recuperação restantes: 10.')).toBeVisible();
   await adminPage.getByRole('button', { name: 'Redefinir verificação em duas etapas' }).click();
   await expect(adminPage.getByText('Verificação em duas etapas redefinida.')).toBeVisible();
+  await expect(adminPage.getByText('Desligada: este usuário entra só com a senha.')).toBeVisible();
+  await expect(adminPage.getByRole('button', { name: 'Redefinir verificação em duas etapas' })).toHaveCount(
+    0,
+  );
   await expectAccessible(adminPage, 'usuário: verificação em duas etapas redefinida');
   await adminPage.screenshot({ path: 'screenshots/usuario-segundo-fator.png' });
   await office.close();

@@ -341,6 +341,10 @@ const TABLE: Record<string, Entry> = {
     }),
     expect: both(everyone(200)),
   },
+  'GET /api/user/:id/segundo-fator': {
+    call: (o) => ({ method: 'GET', url: `/api/user/${o.usuario}/segundo-fator` }),
+    expect: both(adminOnly(200)),
+  },
   'DELETE /api/user/:id/segundo-fator': {
     call: (o) => ({ method: 'DELETE', url: `/api/user/${o.usuario}/segundo-fator` }),
     expect: both(adminOnly(204)),

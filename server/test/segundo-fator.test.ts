@@ -183,7 +183,16 @@ describe('verificação em duas etapas', () => {
       await loginCookie(ctx.app, (await createUser(ctx.db, { roles: ['supervisor'] })).login),
     );
     expect((await supervisor.delete(`/api/user/${other.user.id}/segundo-fator`)).statusCode).toBe(403);
+    // the user's form says whether it is on
+    expect((await adminApi.get(`/api/user/${other.user.id}/segundo-fator`)).json()).toEqual({
+      ativo: true,
+      codigosRestantes: 10,
+    });
     expect((await adminApi.delete(`/api/user/${other.user.id}/segundo-fator`)).statusCode).toBe(204);
+    expect((await adminApi.get(`/api/user/${other.user.id}/segundo-fator`)).json()).toEqual({
+      ativo: false,
+      codigosRestantes: 0,
+    });
     expect((await login({ login: other.user.login, password: PASSWORD })).statusCode).toBe(200);
     const entries = await ctx.db.query<{ acao: string; antes: unknown; depois: unknown }>(
       `SELECT acao, antes, depois FROM auditoria WHERE entidade = 'usuario' AND entidade_id = $1`,

@@ -101,6 +101,23 @@ export const segundoFatorNoLogin = endpoint({
   errors: [401, 409, 429],
 });
 
+export const segundoFatorDeUsuario = endpoint({
+  method: 'GET',
+  path: '/api/user/:id/segundo-fator',
+  tag: 'usuários',
+  summary: 'Se a verificação em duas etapas de outro usuário está ligada (o formulário do usuário).',
+  allow: ['administrador'],
+  params: z.object({ id: uuidParam('Identificador do usuário') }),
+  ok: {
+    status: 200,
+    description: 'O estado.',
+    answer: z.object({
+      ativo: z.boolean().describe('Ligada.'),
+      codigosRestantes: z.number().int().describe('Códigos de recuperação ainda não usados.'),
+    }),
+  },
+});
+
 export const segundoFatorRedefinir = endpoint({
   method: 'DELETE',
   path: '/api/user/:id/segundo-fator',

@@ -91,6 +91,12 @@ export async function segundoFatorRoutes(
     return novo;
   });
 
+  route(app, access, api.segundoFatorDeUsuario, async ({ params: { id } }) => {
+    const user = await segundoFatorDe(db, id);
+    if (!user) throw notFound('Usuário não encontrado.');
+    return { ativo: user.totp_segredo !== null, codigosRestantes: await codigosRestantes(db, user.id) };
+  });
+
   route(app, access, api.segundoFatorRedefinir, async ({ params: { id }, request }) => {
     await db.transaction(async (tx) => {
       const rows = await tx.query<{ ativo: boolean }>(

@@ -2,7 +2,12 @@
 // supervisores (on the users' list), and resetting a user's (on their form: a lost phone), which the audit log keeps.
 import { useEffect, useState } from 'react';
 import { Alert, Button, FormControlLabel, Stack, Switch, Typography } from '@mui/material';
-import { segundoFatorRedefinir, segurancaAlterar, segurancaLer } from '@novus/domain/api/segundo-fator';
+import {
+  segundoFatorDeUsuario,
+  segundoFatorRedefinir,
+  segurancaAlterar,
+  segurancaLer,
+} from '@novus/domain/api/segundo-fator';
 import { useBackofficeApi } from '../backoffice-api';
 import { serverMessageOr } from '../server-message';
 
@@ -15,6 +20,8 @@ export const SEGUNDO_FATOR_ADMIN_TEXTS = {
   confirmar:
     'Redefinir a verificação em duas etapas deste usuário? Ele entrará só com a senha e poderá ligá-la de novo em Minha conta.',
   redefinida: 'Verificação em duas etapas redefinida.',
+  ligada: (restantes: number) => `Ligada. Códigos de recuperação restantes: ${restantes}.`,
+  desligada: 'Desligada: este usuário entra só com a senha.',
 } as const;
 
 export function ExigirSegundoFator() {
@@ -56,14 +63,24 @@ export function ExigirSegundoFator() {
 
 export function RedefinirSegundoFator({ userId }: { userId: string }) {
   const { api } = useBackofficeApi();
+  const [estado, setEstado] = useState<{ ativo: boolean; codigosRestantes: number } | null>(null);
   const [done, setDone] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+
+  useEffect(() => {
+    api
+      .call(segundoFatorDeUsuario, { params: { id: userId } })
+      .then(setEstado, (error: unknown) => setFailure(serverMessage(error)));
+  }, [api, userId]);
 
   const redefinir = () => {
     if (!window.confirm(SEGUNDO_FATOR_ADMIN_TEXTS.confirmar)) return;
     setFailure(null);
     api.call(segundoFatorRedefinir, { params: { id: userId } }).then(
-      () => setDone(true),
+      () => {
+        setDone(true);
+        setEstado({ ativo: false, codigosRestantes: 0 });
+      },
       (error: unknown) => setFailure(serverMessage(error)),
     );
   };
@@ -75,9 +92,18 @@ export function RedefinirSegundoFator({ userId }: { userId: string }) {
       </Typography>
       {done && <Alert severity="success">{SEGUNDO_FATOR_ADMIN_TEXTS.redefinida}</Alert>}
       {failure && <Alert severity="error">{failure}</Alert>}
-      <Button variant="outlined" onClick={redefinir}>
-        {SEGUNDO_FATOR_ADMIN_TEXTS.redefinir}
-      </Button>
+      {estado && (
+        <Typography>
+          {estado.ativo
+            ? SEGUNDO_FATOR_ADMIN_TEXTS.ligada(estado.codigosRestantes)
+            : SEGUNDO_FATOR_ADMIN_TEXTS.desligada}
+        </Typography>
+      )}
+      {estado?.ativo && (
+        <Button variant="outlined" onClick={redefinir}>
+          {SEGUNDO_FATOR_ADMIN_TEXTS.redefinir}
+        </Button>
+      )}
     </Stack>
   );
 }
