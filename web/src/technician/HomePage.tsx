@@ -104,7 +104,7 @@ export function HomePage() {
       </Stack>
 
       {/* Below the actions: what arrives late must not move a button under a finger. */}
-      <HomeStatus version={version} />
+      <HomeStatus version={version} previstos={pending} />
     </Stack>
   );
 }

@@ -8,17 +8,25 @@ import { useDeviceInfo } from './use-device-info';
 import { useOfflineStatus } from './use-offline-status';
 
 /** `version` changes after each sync or compression: the figures are read again. */
-export function HomeStatus({ version }: { version: number }) {
+export function HomeStatus({
+  version,
+  previstos,
+}: {
+  version: number;
+  /** The home's banners: the storage panel keeps a line for each flow they say is pending. */
+  previstos: readonly { fluxo: string; label: string; count: number }[];
+}) {
   const device = useDeviceInfo();
   // Counts the maps removed here: the panel and 'Pronto para uso offline' are read again after each.
   const [removals, setRemovals] = useState(0);
   const offline = useOfflineStatus(version, removals);
   return (
     <>
-      <StoragePanel status={offline} onMapaRemoved={() => setRemovals((count) => count + 1)} />
-
-      {/* After the panel: it appears once the device answers, and moves nothing above it. */}
-      <OfflineReadiness readiness={offline.readiness} />
+      <StoragePanel
+        status={offline}
+        previstos={previstos}
+        onMapaRemoved={() => setRemovals((count) => count + 1)}
+      />
 
       <Card variant="outlined">
         <CardContent>
@@ -34,6 +42,9 @@ export function HomeStatus({ version }: { version: number }) {
           </Stack>
         </CardContent>
       </Card>
+
+      {/* Last: it appears once the device answers, and moves nothing above it. */}
+      <OfflineReadiness readiness={offline.readiness} />
     </>
   );
 }

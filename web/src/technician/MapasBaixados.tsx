@@ -9,7 +9,6 @@ export function MapasBaixados({ mapas, onRemoved }: { mapas: MapaBaixado[] | nul
   const { reader } = useShell();
   const [busy, setBusy] = useState<string | null>(null);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
-  if (mapas === null) return null;
 
   const remove = async (mapa: MapaBaixado) => {
     if (!window.confirm(MAPA_TEXTS.confirm(mapa.nome))) return;
@@ -39,7 +38,10 @@ export function MapasBaixados({ mapas, onRemoved }: { mapas: MapaBaixado[] | nul
       <Typography id="mapas-baixados-titulo" component="h3" variant="subtitle2">
         {MAPA_TEXTS.title}
       </Typography>
-      {mapas.length === 0 ? (
+      {mapas === null ? (
+        // not read yet: a line in its place, so the list's arrival moves nothing below
+        <Typography variant="body2">…</Typography>
+      ) : mapas.length === 0 ? (
         <Typography variant="body2">{MAPA_TEXTS.none}</Typography>
       ) : (
         <>

@@ -21,11 +21,17 @@ import { MapasBaixados } from './MapasBaixados';
 import { useExportPendentes } from './use-export-pendentes';
 import type { OfflineStatus } from './use-offline-status';
 
+/** A line whose figure the device has not given yet: it takes its place, so the figure's arrival moves nothing. */
+const AINDA = '…';
+
 export function StoragePanel({
   status,
+  previstos,
   onMapaRemoved,
 }: {
   status: OfflineStatus;
+  /** The flows the home's banners (from the last visit) say have pending records: their lines wait with '…'. */
+  previstos: readonly { fluxo: string; label: string; count: number }[];
   onMapaRemoved: () => void;
 }) {
   const { usage, pending, persisted, readAt, mapas, copias } = status;
@@ -65,23 +71,25 @@ export function StoragePanel({
           <Typography variant="body2" data-testid="storage-persist">
             {persistText(persisted)}
           </Typography>
-          {pending !== null && (
-            <>
-              {pending.flows.map((flow) => (
+          {pending !== null
+            ? pending.flows.map((flow) => (
                 <Typography key={flow.fluxo} variant="body2" data-testid={`pendentes-${flow.fluxo}`}>
                   {pendingFlowText(flow)}
                 </Typography>
-              ))}
-              <Typography variant="body2" data-testid="pendente-mais-antigo">
-                {oldestPendingText(pending.oldest, readAt)}
-              </Typography>
-            </>
-          )}
-          {copias !== null && (
-            <Typography variant="body2" data-testid="copias-seguranca">
-              {copiasText(copias)}
-            </Typography>
-          )}
+              ))
+            : previstos
+                .filter(({ count }) => count > 0)
+                .map(({ fluxo, label }) => (
+                  <Typography key={fluxo} variant="body2">
+                    {label}: {AINDA}
+                  </Typography>
+                ))}
+          <Typography variant="body2" data-testid="pendente-mais-antigo">
+            {pending !== null ? oldestPendingText(pending.oldest, readAt) : `Pendente mais antigo: ${AINDA}`}
+          </Typography>
+          <Typography variant="body2" data-testid="copias-seguranca">
+            {copias !== null ? copiasText(copias) : `Cópias de segurança: ${AINDA}`}
+          </Typography>
           {warnings.map((warning) => (
             <Alert key={warning} severity="error" variant="outlined" data-testid="aviso-armazenamento">
               {warning}
