@@ -198,14 +198,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // What the app needs to know of this installation; public, so the map works before and after login.
   const oidc = options.oidc ? { nome: options.oidc.settings.nome } : null;
   route(app, null, sistema.getConfig, async () => ({ tiles, oidc }));
-  await app.register(authRoutes, { db, tokens, limiter });
+  const cifra = tokens.cifra('totp');
+  await app.register(authRoutes, { db, tokens, limiter, cifra });
   if (options.oidc) await app.register(oidcRoutes, { db, tokens, oidc: options.oidc });
   const access = createAccess(db, callers);
   await app.register(docsRoutes, { access });
   await app.register(clienteRoutes, { db, access });
   await app.register(projetoRoutes, { db, access, blobs: options.blobs });
   await app.register(usuarioRoutes, { db, access });
-  await app.register(segundoFatorRoutes, { db, access, limiter });
+  await app.register(segundoFatorRoutes, { db, access, limiter, cifra });
   await app.register(auditoriaRoutes, { db, access });
   const live = new PontosLive(db, (error) => app.log.error({ err: error }, 'live notification failed'));
   const sweeper = new PhotoSweeper(db, options.blobs, {

@@ -4,6 +4,7 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEGUNDO_FATOR_TEXTS } from '@novus/domain/auth';
+import { Cifra } from '../src/auth/cifra.ts';
 import {
   createTestContext,
   createUser,
@@ -97,6 +98,32 @@ describe('verificação em duas etapas', () => {
     );
     expect(stored.map((row) => row.hash)).not.toContain(codigosRecuperacao[0]);
     expect(stored).toHaveLength(10);
+    // and the secret sealed with AUTH_SECRET's key: the database alone does not give it
+    const [row] = await ctx.db.query<{ totp_segredo: string }>(
+      'SELECT totp_segredo FROM usuarios WHERE id = $1',
+      [user.id],
+    );
+    expect(row?.totp_segredo).toMatch(/^v1:/);
+    expect(row?.totp_segredo).not.toContain(started.segredo);
+  });
+
+  it('reads a secret kept before sealing; one sealed under another AUTH_SECRET is refused, not a 500', async () => {
+    const { user, segredo } = await withSecondFactor();
+    // as migration 0021's rows were written: the secret as it is
+    await ctx.db.query('UPDATE usuarios SET totp_segredo = $2, totp_ultimo_passo = NULL WHERE id = $1', [
+      user.id,
+      segredo,
+    ]);
+    const plain = await login({ login: user.login, password: PASSWORD, codigo: codeOf(segredo, 1) });
+    expect(plain.statusCode).toBe(200);
+    // sealed under another secret (AUTH_SECRET changed): the code is refused, as a wrong one
+    await ctx.db.query('UPDATE usuarios SET totp_segredo = $2, totp_ultimo_passo = NULL WHERE id = $1', [
+      user.id,
+      new Cifra('outro-segredo-de-outra-instalacao', 'totp').selar(segredo),
+    ]);
+    const other = await login({ login: user.login, password: PASSWORD, codigo: codeOf(segredo) });
+    expect(other.statusCode).toBe(401);
+    expect(other.json().message).toBe(SEGUNDO_FATOR_TEXTS.invalido);
   });
 
   it('with it on, the password alone opens no session; a wrong code is refused, the right one once', async () => {

@@ -8,6 +8,7 @@ import { route } from '../contract.ts';
 import { forbidden, unauthorized } from '../errors.ts';
 import { type UsuarioRow, userZonas } from '../modules/usuarios/queries.ts';
 import { displayName, requireSession } from './access.ts';
+import type { Cifra } from './cifra.ts';
 import type { LoginLimiter } from './login-limiter.ts';
 import { PasswordLogin } from './password-login.ts';
 import { aceitarCodigo, confirmarPendente, exigidoPara } from './segundo-fator.ts';
@@ -20,6 +21,8 @@ export interface AuthDeps {
   db: Database;
   tokens: TokenService;
   limiter: LoginLimiter;
+  /** Seals the TOTP secrets (cifra.ts). */
+  cifra: Cifra;
 }
 
 /**
@@ -49,7 +52,10 @@ export async function abrirSessao(
   return { ...claims, exp };
 }
 
-export async function authRoutes(app: FastifyInstance, { db, tokens, limiter }: AuthDeps): Promise<void> {
+export async function authRoutes(
+  app: FastifyInstance,
+  { db, tokens, limiter, cifra }: AuthDeps,
+): Promise<void> {
   const passwords = new PasswordLogin(db, limiter);
 
   /**
@@ -68,12 +74,13 @@ export async function authRoutes(app: FastifyInstance, { db, tokens, limiter }: 
     const { totp_segredo: segredo } = user;
     if (segredo !== null) {
       if (codigo === undefined) throw unauthorized(SEGUNDO_FATOR_TEXTS.pedir);
-      if (!(await aceitarCodigo(db, { id: user.id, totp_segredo: segredo }, codigo))) throw await recusar();
+      if (!(await aceitarCodigo(db, cifra, { id: user.id, totp_segredo: segredo }, codigo)))
+        throw await recusar();
       return undefined;
     }
     if (!(await exigidoPara(db, user.roles))) return undefined;
     if (codigo === undefined || user.totp_pendente === null) throw forbidden(SEGUNDO_FATOR_TEXTS.configurar);
-    const codigos = await confirmarPendente(db, user, codigo);
+    const codigos = await confirmarPendente(db, cifra, user, codigo);
     if (!codigos) throw await recusar();
     return codigos;
   }

@@ -8,6 +8,7 @@ import { route } from '../contract.ts';
 import { conflict, forbidden, notFound, unauthorized } from '../errors.ts';
 import { recordAuditoria } from '../modules/auditoria/queries.ts';
 import { type Access, requireSession } from './access.ts';
+import type { Cifra } from './cifra.ts';
 import type { LoginLimiter } from './login-limiter.ts';
 import { PasswordLogin } from './password-login.ts';
 import {
@@ -25,7 +26,7 @@ import {
 
 export async function segundoFatorRoutes(
   app: FastifyInstance,
-  { db, access, limiter }: { db: Database; access: Access; limiter: LoginLimiter },
+  { db, access, limiter, cifra }: { db: Database; access: Access; limiter: LoginLimiter; cifra: Cifra },
 ): Promise<void> {
   /** The signed-in user's row, or a 401 (a deleted user's token opens nothing). */
   const proprio = async (request: FastifyRequest) => {
@@ -51,7 +52,7 @@ export async function segundoFatorRoutes(
     const user = await proprio(request);
     if (user.totp_segredo !== null) throw conflict('A verificação em duas etapas já está ligada.');
     const novo = await novoSegredo(user.login);
-    await guardarPendente(db, user.id, novo.segredo);
+    await guardarPendente(db, cifra, user.id, novo.segredo);
     return novo;
   });
 
@@ -62,7 +63,7 @@ export async function segundoFatorRoutes(
     if (user.totp_pendente === null) {
       throw conflict('Nenhuma verificação em duas etapas em configuração: comece de novo.');
     }
-    const codigosRecuperacao = await confirmarPendente(db, user, body.codigo);
+    const codigosRecuperacao = await confirmarPendente(db, cifra, user, body.codigo);
     if (!codigosRecuperacao) throw await recusar(user.login, request);
     return { codigosRecuperacao };
   });
@@ -75,7 +76,7 @@ export async function segundoFatorRoutes(
     await passwords.ensureNotBlocked(user.login, request.ip);
     const { totp_segredo: segredo } = user;
     if (segredo === null) return undefined;
-    if (!(await aceitarCodigo(db, { id: user.id, totp_segredo: segredo }, body.codigo))) {
+    if (!(await aceitarCodigo(db, cifra, { id: user.id, totp_segredo: segredo }, body.codigo))) {
       throw await recusar(user.login, request);
     }
     await desligar(db, user.id);
@@ -87,7 +88,7 @@ export async function segundoFatorRoutes(
     const user = await passwords.check(input.login, input.password, request.ip);
     if (user.totp_segredo !== null) throw conflict('A verificação em duas etapas já está ligada.');
     const novo = await novoSegredo(user.login);
-    await guardarPendente(db, user.id, novo.segredo);
+    await guardarPendente(db, cifra, user.id, novo.segredo);
     return novo;
   });
 

@@ -6,6 +6,7 @@ import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 import type { Role } from '@novus/domain/roles';
 import type { Database, Queryable } from '../db/database.ts';
+import type { Cifra } from './cifra.ts';
 
 const ISSUER = 'Novus';
 const RECOVERY_CODES = 10;
@@ -41,10 +42,15 @@ export async function novoSegredo(login: string): Promise<NovoSegredo> {
 /** A code as typed: spaces and dashes dropped, lower case (recovery codes are shown as 'abcde-fghij'). */
 const normalized = (codigo: string) => codigo.replace(/[\s-]/g, '').toLowerCase();
 
-/** The time step of a right six-digit code for `segredo` at `now`, or null. */
-function passoDe(segredo: string, codigo: string, now: number): number | null {
+/**
+ * The time step of a right six-digit code for the secret kept as `guardado` (sealed, cifra.ts) at `now`, or null
+ * (also when the secret does not open: sealed under another AUTH_SECRET).
+ */
+function passoDe(cifra: Cifra, guardado: string, codigo: string, now: number): number | null {
   const token = normalized(codigo);
   if (!/^\d{6}$/.test(token)) return null;
+  const segredo = cifra.abrir(guardado);
+  if (segredo === undefined) return null;
   const delta = TOTP.validate({ token, secret: Secret.fromBase32(segredo), timestamp: now, window: 1 });
   return delta === null ? null : TOTP.counter({ timestamp: now }) + delta;
 }
@@ -72,11 +78,12 @@ export async function novosCodigosRecuperacao(tx: Queryable, usuario: string): P
  */
 export async function aceitarCodigo(
   db: Queryable,
+  cifra: Cifra,
   usuario: { id: string; totp_segredo: string },
   codigo: string,
   now = Date.now(),
 ): Promise<boolean> {
-  const passo = passoDe(usuario.totp_segredo, codigo, now);
+  const passo = passoDe(cifra, usuario.totp_segredo, codigo, now);
   if (passo !== null) {
     const taken = await db.query(
       `UPDATE usuarios SET totp_ultimo_passo = $2
@@ -99,13 +106,14 @@ export async function aceitarCodigo(
  */
 export async function confirmarPendente(
   db: Database,
+  cifra: Cifra,
   usuario: { id: string; totp_pendente: string | null },
   codigo: string,
   now = Date.now(),
 ): Promise<string[] | null> {
   const { totp_pendente: pendente } = usuario;
   if (pendente === null) return null;
-  const passo = passoDe(pendente, codigo, now);
+  const passo = passoDe(cifra, pendente, codigo, now);
   if (passo === null) return null;
   return db.transaction(async (tx) => {
     const turned = await tx.query(
@@ -118,9 +126,14 @@ export async function confirmarPendente(
   });
 }
 
-/** Keeps `segredo` as the one being set up (a new start replaces an unfinished one). */
-export async function guardarPendente(db: Queryable, usuario: string, segredo: string): Promise<void> {
-  await db.query('UPDATE usuarios SET totp_pendente = $2 WHERE id = $1', [usuario, segredo]);
+/** Keeps `segredo`, sealed, as the one being set up (a new start replaces an unfinished one). */
+export async function guardarPendente(
+  db: Queryable,
+  cifra: Cifra,
+  usuario: string,
+  segredo: string,
+): Promise<void> {
+  await db.query('UPDATE usuarios SET totp_pendente = $2 WHERE id = $1', [usuario, cifra.selar(segredo)]);
 }
 
 /** Turns the second factor off: secret, pending secret, last step and recovery codes. */

@@ -2,6 +2,7 @@
 import crypto from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import type { SessionClaims } from '@novus/domain/auth';
+import { Cifra } from './cifra.ts';
 
 export interface Session extends SessionClaims {
   /** The user's id. */
@@ -16,9 +17,17 @@ export class TokenService {
   private readonly key: Uint8Array;
   readonly ttlSeconds: number;
 
-  constructor(secret: string, ttlDays: number) {
+  constructor(
+    private readonly secret: string,
+    ttlDays: number,
+  ) {
     this.key = new TextEncoder().encode(secret);
     this.ttlSeconds = Math.round(ttlDays * 24 * 3600);
+  }
+
+  /** A key of the same secret (AUTH_SECRET) for sealing what the database keeps, apart from the tokens' own. */
+  cifra(purpose: string): Cifra {
+    return new Cifra(this.secret, purpose);
   }
 
   async sign(userId: string, claims: SessionClaims): Promise<{ token: string; exp: number }> {
