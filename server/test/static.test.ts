@@ -121,6 +121,8 @@ describe('serving the web app', () => {
         satellite: 'https://sat.example/{z}/{y}/{x}',
         download: 'https://download.example/{z}/{x}/{y}.png',
       },
+      // no sign-in with the company's account configured
+      oidc: null,
     });
     expect(config.headers['content-security-policy']).toContain(
       "img-src 'self' data: blob: https://sat.example",
