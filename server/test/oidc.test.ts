@@ -284,6 +284,46 @@ describe('entrar com a conta da empresa (OpenID Connect)', () => {
     }
   });
 
+  it('behind the TLS proxy: the callback is PUBLIC_URL’s, the attempt’s cookie Secure', async () => {
+    const behind = oidcConfig({
+      OIDC_ISSUER: provider.issuer,
+      OIDC_CLIENT_ID: OIDC_CLIENT.id,
+      OIDC_CLIENT_SECRET: OIDC_CLIENT.secret,
+      PUBLIC_URL: 'https://campo.example.com.br',
+    });
+    if (!behind) throw new Error('no settings');
+    const app = await buildApp({
+      db: ctx.db,
+      tokens: ctx.tokens,
+      blobs: ctx.blobs,
+      trustProxy: true,
+      oidc: new OidcLogin(behind),
+    });
+    try {
+      // as docs/operations.md's nginx forwards it: plain http to the server, https to the person
+      const response = await app.inject({
+        method: 'GET',
+        url: '/api/auth/oidc/entrar',
+        headers: {
+          host: '10.0.0.11:3000',
+          'x-forwarded-proto': 'https',
+          'x-forwarded-host': 'campo.example.com.br',
+        },
+      });
+      expect(response.statusCode).toBe(303);
+      const location = new URL(response.headers.location as string);
+      expect(location.searchParams.get('redirect_uri')).toBe(
+        'https://campo.example.com.br/api/auth/oidc/callback',
+      );
+      const estado = response.cookies.find((cookie) => cookie.name === 'oidc_estado');
+      expect(estado?.secure).toBe(true);
+      expect(estado?.httpOnly).toBe(true);
+      expect(estado?.path).toBe('/api/auth/oidc');
+    } finally {
+      await app.close();
+    }
+  });
+
   it("offers the provider's logout with the ID token as hint, back to Novus's login", async () => {
     await createUser(ctx.db, { roles: ['tecnico'], login: 'bia.sair' });
     provider.accounts.add('bia.sair');
