@@ -11,6 +11,8 @@ export interface ServerProcess {
   url: string;
   port: number;
   process: ChildProcess;
+  /** Run under a wrapper (strace), in a process group of its own that is signalled whole. */
+  wrapped: boolean;
   /** Everything it printed, for failure messages. */
   output: string[];
   /** Resolves with the exit code (null when killed by a signal) once the process is gone. */
@@ -37,7 +39,10 @@ export function startServer(
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Under a wrapper, a group of its own: a signal to strace alone detaches it and leaves the server running.
+    detached: wrapper.length > 0,
   });
+  const wrapped = wrapper.length > 0;
   const output: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
@@ -45,7 +50,7 @@ export function startServer(
     const timer = setTimeout(() => fail(new Error('did not start within 60 s')), 60_000);
     const fail = (error: Error) => {
       clearTimeout(timer);
-      child.kill('SIGKILL');
+      signal(child, wrapped, 'SIGKILL');
       reject(new Error(`server ${name}: ${error.message}\n${output.join('')}`));
     };
     const read = (chunk: Buffer) => {
@@ -56,7 +61,7 @@ export function startServer(
       if (url && text.includes('Novus está no ar')) {
         clearTimeout(timer);
         child.removeListener('exit', onExit);
-        resolve({ name, url, port: Number(new URL(url).port), process: child, output, exited });
+        resolve({ name, url, port: Number(new URL(url).port), process: child, wrapped, output, exited });
       }
     };
     const onExit = (code: number | null) => fail(new Error(`exited with ${code}`));
@@ -66,12 +71,22 @@ export function startServer(
   });
 }
 
-/** SIGTERM, then SIGKILL if it is still running after 10 s. */
+/** The process, or its whole group when it runs under a wrapper (the server with it). */
+function signal(child: ChildProcess, wrapped: boolean, name: NodeJS.Signals): void {
+  try {
+    if (wrapped && child.pid !== undefined) process.kill(-child.pid, name);
+    else child.kill(name);
+  } catch {
+    // already gone
+  }
+}
+
+/** SIGTERM, then SIGKILL if it is still running after 10 s (to the wrapper's whole group: no server left behind). */
 export async function stopServer(server: ServerProcess | undefined): Promise<void> {
   const child = server?.process;
   if (!server || !child || child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  signal(child, server.wrapped, 'SIGTERM');
+  const timer = setTimeout(() => signal(child, server.wrapped, 'SIGKILL'), 10_000);
   await server.exited;
   clearTimeout(timer);
 }
