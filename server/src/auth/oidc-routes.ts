@@ -8,6 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { destinationFor, OIDC_TEXTS } from '@novus/domain/entrada';
 import { recordAcessoRecusado } from '../modules/auditoria/queries.ts';
+import { escapeXml } from '../modules/export/queries.ts';
 import { findUserByLogin } from '../modules/usuarios/queries.ts';
 import type { OidcLogin } from './oidc.ts';
 import { abrirSessao, type AuthDeps } from './routes.ts';
@@ -150,11 +151,7 @@ function refuse(request: FastifyRequest, reply: FastifyReply, status: number, me
       `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8">` +
         `<meta name="viewport" content="width=device-width, initial-scale=1"><title>Novus</title>` +
         `<style>${PAGE_STYLE}</style></head>` +
-        `<body><main><h1>Novus</h1><p role="alert">${escapeHtml(message)}</p>` +
-        `<a href="/login">${escapeHtml(OIDC_TEXTS.voltar)}</a></main></body></html>`,
+        `<body><main><h1>Novus</h1><p role="alert">${escapeXml(message)}</p>` +
+        `<a href="/login">${escapeXml(OIDC_TEXTS.voltar)}</a></main></body></html>`,
     );
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
