@@ -77,12 +77,14 @@ function watchSaves(text: string): void {
   // One selector per batch of changes, not the text of every node added (a form drawn again adds hundreds).
   new MutationObserver(() => {
     if (clicked === null) return;
-    if (!document.querySelector('.MuiSnackbar-root')?.textContent?.includes(text)) return;
+    // The notice: a Snackbar mounted at the save (until 2026-11-28), or the one always on the page, shown.
+    const notice = document.querySelector('.MuiSnackbar-root, .MuiAlert-root:not([hidden])');
+    if (!notice?.textContent?.includes(text)) return;
     const start = clicked;
     clicked = null;
     const dom = performance.now() - start;
     requestAnimationFrame(() => saves.push({ dom, frame: performance.now() - start }));
-  }).observe(document, { childList: true, subtree: true });
+  }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['hidden'] });
 }
 
 /** With COLLECT_TRACE=file.json, the last save is traced (Chrome's timeline, IndexedDB, V8) into that file. */

@@ -142,6 +142,24 @@ describe('the map points kept beside the records', () => {
     expect((await records.mapa.ler(ipFlow, PROJETO)).ids).toEqual([preloaded(1)._id]);
   });
 
+  it("asks for a write's mark beside the write, not before it, and reports the write once the mark is stored", async () => {
+    const order: string[] = [];
+    const { escritas } = records.mapa.db;
+    const add = escritas.add.bind(escritas);
+    escritas.add = (async (...args: Parameters<typeof add>) => {
+      order.push('mark asked');
+      const id = await add(...args);
+      order.push('mark stored');
+      return id;
+    }) as typeof add;
+    await records.mapa.escrevendo(ipFlow, async () => {
+      order.push('write started');
+      await Promise.resolve();
+    });
+    order.push('reported');
+    expect(order).toEqual(['mark asked', 'write started', 'mark stored', 'reported']);
+  });
+
   it('leaves no mark of its own writes behind', async () => {
     await records.merge(ipFlow, [preloaded(1)]);
     await records.collect(ipFlow, preloaded(1)._id, { coordenadas: { lat: 1, lng: 2 }, fotos: [], dados: {} });

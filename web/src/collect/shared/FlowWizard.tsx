@@ -2,7 +2,15 @@
 // form. The map shows the flow's records (or the flow's own layer); tapping one opens it, tapping the map
 // chooses a point. A flow may replace the map with a list (LPT Agiltec): its form then takes the GPS position.
 // Gravar saves on the device and starts again; a flow brings only its fields and rules.
-import { type Ref, useEffect, useImperativeHandle, useRef, useState } from 'react';
+import {
+  type FormEvent,
+  type Ref,
+  useEffect,
+  useImperativeHandle,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import { flushSync } from 'react-dom';
 import { useNavigate, useParams } from 'react-router';
 import { Alert, Button, Stack, Typography } from '@mui/material';
@@ -62,14 +70,54 @@ function useOwnRecordsLayer(
   };
 }
 
+/** Whether a save runs: its own small store, so starting one draws Gravar alone, not the wizard (issue 41). */
+class Gravando {
+  private ativo = false;
+  private readonly listeners = new Set<() => void>();
+
+  get = (): boolean => this.ativo;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** Runs `save` unless one runs already (a second tap on Gravar saves nothing). */
+  async run(save: () => Promise<void>): Promise<void> {
+    if (this.ativo) return;
+    this.set(true);
+    try {
+      await save();
+    } finally {
+      this.set(false);
+    }
+  }
+
+  private set(ativo: boolean): void {
+    this.ativo = ativo;
+    for (const listener of this.listeners) listener();
+  }
+}
+
 /**
- * Gravar, disabled while a save runs. It follows the form's state itself, so the wizard (the whole form) is not drawn
- * again when a save starts (issue 41).
+ * Gravar, disabled while a save runs. It follows the form's state and the save itself, so the wizard (the whole form)
+ * is not drawn again when a save starts (issue 41).
  */
-function GravarButton({ control, form, disabled }: { control: Control; form: string; disabled: boolean }) {
+function GravarButton({
+  control,
+  gravando,
+  form,
+  disabled,
+}: {
+  control: Control;
+  gravando: Gravando;
+  form: string;
+  disabled: boolean;
+}) {
   const { isSubmitting } = useFormState({ control });
+  const saving = useSyncExternalStore(gravando.subscribe, gravando.get);
   return (
-    <Button variant="contained" type="submit" form={form} disabled={isSubmitting || disabled}>
+    <Button variant="contained" type="submit" form={form} disabled={isSubmitting || saving || disabled}>
       Gravar
     </Button>
   );
@@ -122,6 +170,7 @@ export function FlowWizard({ flow, ui }: Props) {
   const [fotos, setFotos] = useState<(Blob | null)[]>(() => slotsOf(flow, null));
   const [alert, setAlert] = useState<string | null>(null);
   const saved = useRef<SavedHandle>(null);
+  const [gravando] = useState(() => new Gravando());
   const form = useForm<FieldValues>({
     defaultValues: ui.initialValues(),
     resolver: domainResolver(flow.dados),
@@ -168,6 +217,7 @@ export function FlowWizard({ flow, ui }: Props) {
   };
   // Each photo's stored copy and hash are made as it is taken, not at Gravar (RecordStore.prepareFotos).
   useEffect(() => records.prepareFotos(fotos), [records, fotos]);
+  useEffect(() => records.mapa.abrir(), [records]);
   const flowLayer = ui.useMapLayer?.({ projetoId, form: form as UseFormReturn<FieldValues> });
   const layer = flowLayer ?? own;
 
@@ -212,38 +262,50 @@ export function FlowWizard({ flow, ui }: Props) {
     setStep(formStep);
   };
 
-  const save = form.handleSubmit(
-    async (values) => {
-      if (point === null || (ChooseStep && !canSaveAtRefreshedLocation({ point, refreshed }))) {
-        setAlert(ChooseStep ? REFRESH_LOCATION : PICK_POINT);
-        return;
-      }
-      if (ui.confirmSave && !window.confirm(ui.confirmSave)) return;
-      try {
-        await saveRecord({
-          records,
-          flow,
-          projeto,
-          editing,
-          point,
-          fotos,
-          tecnico: session?.nome,
-          values,
-        });
-        // Stored: the technician is told first, and the form is drawn for the next record once that is on the screen
-        // (Gravar stays disabled until then).
-        saved.current?.show();
-        await afterPaint();
-        reload();
-        if (firstStep) startOver(ui.initialValues(), 0);
-        else toMap();
-      } catch (error) {
-        setAlert(saveErrorText(error));
-        reportFailure(DEVICE_FAILURE.save(flow.labels.record), error);
-      }
-    },
+  const saveValid = async (values: FieldValues) => {
+    if (point === null || (ChooseStep && !canSaveAtRefreshedLocation({ point, refreshed }))) {
+      setAlert(ChooseStep ? REFRESH_LOCATION : PICK_POINT);
+      return;
+    }
+    if (ui.confirmSave && !window.confirm(ui.confirmSave)) return;
+    try {
+      await saveRecord({
+        records,
+        flow,
+        projeto,
+        editing,
+        point,
+        fotos,
+        tecnico: session?.nome,
+        values,
+      });
+      // Stored: the technician is told first, and the form is drawn for the next record once that is on the screen
+      // (Gravar stays disabled until then).
+      saved.current?.show();
+      await afterPaint();
+      reload();
+      if (firstStep) startOver(ui.initialValues(), 0);
+      else toMap();
+    } catch (error) {
+      setAlert(saveErrorText(error));
+      reportFailure(DEVICE_FAILURE.save(flow.labels.record), error);
+    }
+  };
+  const saveChecked = form.handleSubmit(
+    (values) => gravando.run(() => saveValid(values)),
     (errors) => ui.onInvalid?.(errors as Record<string, { message?: string } | undefined>),
   );
+  /**
+   * Gravar. Values the flow's schema accepts (the form's resolver, domainResolver, is that schema) are saved at once:
+   * react-hook-form's submit would first change its state twice and draw every field again, 5–10 ms before the write
+   * starts (issue 41). Values it refuses go through that submit, which shows the errors and focuses the first field.
+   */
+  const save = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const values = form.getValues();
+    if (flow.dados.safeParse(values).success) return gravando.run(() => saveValid(values));
+    return saveChecked(event);
+  };
 
   const remove = async () => {
     if (!editing || !window.confirm(flow.deleteConfirm)) return;
@@ -376,7 +438,13 @@ export function FlowWizard({ flow, ui }: Props) {
           </Button>
         )}
         {step === formStep && (
-          <GravarButton key="gravar" control={form.control} form={`${flow.key}-form`} disabled={!canSave} />
+          <GravarButton
+            key="gravar"
+            control={form.control}
+            gravando={gravando}
+            form={`${flow.key}-form`}
+            disabled={!canSave}
+          />
         )}
         {(canClear || (step === 0 && !ChooseStep)) && (
           <Button variant="outlined" onClick={step === formStep ? clearForm : () => startOver(base, step)}>
