@@ -219,6 +219,25 @@ describe('LocalReader', () => {
     }
   });
 
+  it('reads the records once for the banners and the storage panel asked together, and again for a later question', async () => {
+    await db.projeto.put({ id: PROJETO, nome: 'Projeto Leitor', fluxos: ['hc'], zonas: [] });
+    await addUnidade('100');
+    const getAll = vi.spyOn(reader, 'getAll');
+    // as the home opens: both ask in the same turn
+    const [banners, pending] = await Promise.all([readBanners(reader), readPending(reader)]);
+    expect(getAll).toHaveBeenCalledTimes(1);
+    expect(banners.pending[0]?.count).toBe(1);
+    expect(pending.records).toBe(1);
+    // a question asked once that read began is not answered by it: a unit saved meanwhile counts
+    const first = readBanners(reader);
+    await sleep(1);
+    await addUnidade('101');
+    const second = readPending(reader);
+    expect((await first).pending[0]?.count).toBe(1);
+    expect((await second).records).toBe(2);
+    expect(getAll).toHaveBeenCalledTimes(3);
+  });
+
   it('shows no banner and no count before the first sync (no database)', async () => {
     expect(await readBanners(reader)).toEqual({ pending: [], correcoes: 0 });
     expect((await readPending(reader)).records).toBe(0);

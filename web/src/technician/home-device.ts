@@ -55,10 +55,32 @@ async function readProjetos(reader: LocalReader): Promise<LocalProjeto[]> {
   return projetos.sort((a, b) => (a.nome < b.nome ? -1 : a.nome > b.nome ? 1 : 0));
 }
 
+interface Coletas {
+  projetos: LocalProjeto[];
+  flows: { flow: FlowMeta; records: LocalColeta[] }[];
+}
+
+/** A read asked for and not begun yet: who asks before it begins shares it. */
+let asked: { reader: LocalReader; read: Promise<Coletas> } | null = null;
+
+/**
+ * Each flow's records with the projects, read once for everyone who asks in the same turn: the banners and the
+ * storage panel ask together as the home opens and after a sync or compression, and with a zone's 50,000 points
+ * each read took a phone (CPU slowed 4×) about a second (issue 41). A read is shared only before it begins, so
+ * nobody gets records older than their question.
+ */
+function readColetasTogether(reader: LocalReader): Promise<Coletas> {
+  if (asked?.reader === reader) return asked.read;
+  const read = new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() => {
+    asked = null;
+    return readColetas(reader);
+  });
+  asked = { reader, read };
+  return read;
+}
+
 /** Each flow's records with the projects, in one read; none before the first sync. */
-async function readColetas(
-  reader: LocalReader,
-): Promise<{ projetos: LocalProjeto[]; flows: { flow: FlowMeta; records: LocalColeta[] }[] }> {
+async function readColetas(reader: LocalReader): Promise<Coletas> {
   const found = await reader.getAll(['projeto', ...FLOW_METAS.map((flow) => flow.store)]);
   if (!found.exists) return { projetos: [], flows: FLOW_METAS.map((flow) => ({ flow, records: [] })) };
   const stores = found.value;
@@ -87,7 +109,7 @@ export interface Banners {
 }
 
 export async function readBanners(reader: LocalReader): Promise<Banners> {
-  const { projetos, flows } = await readColetas(reader);
+  const { projetos, flows } = await readColetasTogether(reader);
   const fluxos = new Set(projetos.flatMap((projeto) => projeto.fluxos));
   const pending: Pending[] = [];
   let correcoes = 0;
@@ -103,7 +125,7 @@ export async function readBanners(reader: LocalReader): Promise<Banners> {
 
 /** Every record the server has not got yet, per flow, with the oldest's age. */
 export async function readPending(reader: LocalReader): Promise<PendingSummary> {
-  return summarizePending((await readColetas(reader)).flows);
+  return summarizePending((await readColetasTogether(reader)).flows);
 }
 
 /** The copies of what was sent (issue 39), for the storage panel. */
