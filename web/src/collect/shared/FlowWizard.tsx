@@ -299,12 +299,15 @@ export function FlowWizard({ flow, ui }: Props) {
    * Gravar. Values the flow's schema accepts (the form's resolver, domainResolver, is that schema) are saved at once:
    * react-hook-form's submit would first change its state twice and draw every field again, 5–10 ms before the write
    * starts (issue 41). Values it refuses go through that submit, which shows the errors and focuses the first field.
+   * The fields' own errors follow their values already; the form's error of a rule across fields (`root`) stays until
+   * a submit, so an earlier one goes here.
    */
   const save = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const values = form.getValues();
-    if (flow.dados.safeParse(values).success) return gravando.run(() => saveValid(values));
-    return saveChecked(event);
+    if (!flow.dados.safeParse(values).success) return saveChecked(event);
+    if (form.getFieldState('root').error) form.clearErrors('root');
+    return gravando.run(() => saveValid(values));
   };
 
   const remove = async () => {
